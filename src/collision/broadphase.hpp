@@ -1,0 +1,41 @@
+// Broadphase: candidate body pairs from swept bounding boxes (thesis 2.6).
+//
+// Each body's box covers its shape at the pose now and at the pose predicted
+// after one step of free motion, grown by the contact distance eps. Pairs whose
+// boxes overlap are found by sweep and prune along one axis. Static-static
+// pairs are never reported. Half-spaces have unbounded boxes.
+#pragma once
+
+#include "math/types.hpp"
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace pegsim {
+
+struct Aabb {
+  Vec3 lo = Vec3::Zero();
+  Vec3 hi = Vec3::Zero();
+  bool overlaps(const Aabb& o) const {
+    return (lo.array() <= o.hi.array()).all() && (o.lo.array() <= hi.array()).all();
+  }
+};
+
+struct BodyPair {
+  std::uint32_t a, b;  // a < b
+  friend bool operator==(const BodyPair&, const BodyPair&) = default;
+};
+
+class SweepAndPrune {
+ public:
+  // boxes[i] is body i's swept box; is_static[i] marks static bodies.
+  // Output pairs are sorted by (a, b): independent of the sweep's internal order.
+  void find_pairs(const std::vector<Aabb>& boxes, const std::vector<bool>& is_static,
+                  std::vector<BodyPair>& pairs);
+
+ private:
+  std::vector<std::uint32_t> order_;  // kept between steps: nearly sorted, cheap to re-sort
+};
+
+}  // namespace pegsim

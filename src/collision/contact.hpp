@@ -1,0 +1,37 @@
+// A potential contact found by contact determination (thesis 2.3, ch. 3).
+//
+// Convention (thesis 2.3): the normal n points from body A onto body B, the gap
+// psi is signed, and point_b = point_a + psi * n. For vertex-face (3D) and
+// vertex-edge (2D) contacts, A owns the face/edge and B owns the vertex, so n is
+// the face's outward normal eta. Edge-edge normals follow eq. 3.6.
+// Planar contacts live in the z = 0 plane (normal.z() == 0).
+#pragma once
+
+#include "math/types.hpp"
+
+#include <cstdint>
+
+namespace pegsim {
+
+enum class FeatureKind : std::uint8_t {
+  VertexFace,    // 3D: vertex of B against a facet of A (thesis Alg. 6)
+  EdgeEdge,      // 3D: edge of A against edge of B (thesis Alg. 7, eq. 3.6)
+  VertexEdge,    // 2D: vertex of B against an edge of A (thesis Alg. 5)
+  VertexPlane,   // vertex of B against a half-space/half-plane of A
+};
+
+struct Contact {
+  std::uint32_t body_a = 0;  // internal body indices (BodyId::index)
+  std::uint32_t body_b = 0;
+  FeatureKind kind = FeatureKind::VertexFace;
+  int feature_a = -1;  // facet / edge index on A (VertexFace, VertexEdge: facet or edge; EdgeEdge: edge)
+  int feature_b = -1;  // vertex / edge index on B
+  Vec3 point_a = Vec3::Zero();  // world frame
+  Vec3 point_b = Vec3::Zero();  // world frame, = point_a + gap * normal
+  Vec3 normal = Vec3::UnitZ();  // unit, from A onto B
+  double gap = 0.0;             // psi_n, signed (negative: penetration)
+  double applicability = 0.0;   // APPL value (eqs. 3.3-3.5)
+  bool primary = true;          // applicable and feasible (thesis 3.5)
+};
+
+}  // namespace pegsim

@@ -1,0 +1,75 @@
+// The model: everything that does not change while stepping.
+//
+// Users hold typed handles (BodyId); the index inside is internal. A Model is
+// built once (from a scene file or in code), then a State is stepped against it.
+#pragma once
+
+#include "geometry/shape.hpp"
+#include "math/types.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace pegsim {
+
+struct BodyId {
+  std::uint32_t index = std::numeric_limits<std::uint32_t>::max();
+  friend bool operator==(BodyId, BodyId) = default;
+};
+
+struct MaterialId {
+  std::uint32_t index = 0;
+  friend bool operator==(MaterialId, MaterialId) = default;
+};
+
+enum class ContactModelKind : std::uint8_t { Standard, Peg, Lnc, Corrective };
+enum class FormulationKind : std::uint8_t { StewartTrinkle, AnitescuPotra };
+
+struct BodyModel {
+  std::string name;
+  bool is_static = false;
+  Shape shape;              // body frame, origin at the centre of mass
+  double mass = 0.0;        // ignored for static bodies
+  Mat3 inertia = Mat3::Zero();  // body frame, about the centre of mass (2D: Izz at (2,2))
+  MaterialId material;
+};
+
+struct Material {
+  std::string name;
+};
+
+struct SimOptions {
+  Dimension dimension = Dimension::Spatial;
+  double h = 0.005;           // time step (s)
+  double duration = 1.0;      // default run length (s)
+  bool eps_auto = false;      // contact distance per body pair from thesis eq. 5.1
+  double eps = 0.01;          // contact distance (m), used when !eps_auto
+  double eps_theta = -0.1;    // applicability relaxation eps_theta = -sin(theta) (thesis 3.2)
+  int friction_directions = 7;  // n_d of the linearised cone (3D); 2D always uses +-t
+  ContactModelKind model = ContactModelKind::Standard;
+  FormulationKind formulation = FormulationKind::StewartTrinkle;
+  std::string solver = "lemke";
+  Vec3 gravity = Vec3(0.0, 0.0, -9.81);
+  double solver_tolerance = 1e-10;  // complementarity residual the solver aims at
+  int solver_max_iterations = 0;    // 0: the solver's own default
+};
+
+struct Model {
+  SimOptions options;
+  std::vector<BodyModel> bodies;
+  std::vector<Material> materials;  // index 0 is "default" when a scene names none
+  // friction coefficient per material pair, symmetric, size materials^2
+  std::vector<double> friction;
+
+  double mu(MaterialId a, MaterialId b) const {
+    return friction[a.index * materials.size() + b.index];
+  }
+  std::size_t body_count() const { return bodies.size(); }
+  BodyId add_body(BodyModel body);
+  MaterialId add_material(std::string name);
+  void set_friction(MaterialId a, MaterialId b, double mu);
+};
+
+}  // namespace pegsim

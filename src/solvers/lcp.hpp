@@ -1,0 +1,86 @@
+// The solver-neutral complementarity problem and the solver interface.
+//
+// Problem: find z with w = A z + b and, row by row,
+//   NonNegative rows:  0 <= z_i  perp  w_i >= 0     (unilateral, friction, slip)
+//   Free rows:         z_i free,  w_i = 0           (bilateral rows of an MLCP)
+// The role of each row says where it came from, so solvers that exploit the
+// Stewart-Trinkle structure (thesis eq. 2.34 / 6.1) can find their blocks.
+#pragma once
+
+#include "math/types.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pegsim {
+
+enum class RowBound : std::uint8_t { NonNegative, Free };
+
+enum class RowRole : std::uint8_t {
+  Normal,     // p_n, non-penetration (eq. 2.27)
+  Friction,   // p_f, one per friction direction (eq. 2.21)
+  Slip,       // s, the sliding-speed multiplier (eq. 2.33)
+  Bilateral,  // p_b, joint rows (eq. 2.28)
+  PegSlack,   // c, d slack variables of PEG I/X-constraints (thesis 4.7)
+  Other,
+};
+
+struct LcpProblem {
+  MatX A;
+  VecX b;
+  std::vector<RowBound> bound;  // empty: all NonNegative
+  std::vector<RowRole> role;    // empty: all Other
+
+  int size() const { return static_cast<int>(b.size()); }
+  bool is_pure_lcp() const;  // no Free rows
+};
+
+enum class SolverStatus : std::uint8_t {
+  Solved,          // residuals within tolerance
+  MaxIterations,   // stopped at the iteration limit; z is the last iterate
+  RayTermination,  // pivoting ended on a secondary ray (no solution found)
+  Infeasible,      // certified infeasible (e.g. Lemke ray with z0 > 0 on a copositive-plus matrix)
+  NumericalFailure,
+  Unsupported,     // the problem's form is outside this solver's scope
+};
+
+std::string_view to_string(SolverStatus s);
+
+struct SolverResult {
+  SolverStatus status = SolverStatus::NumericalFailure;
+  int iterations = 0;            // pivots or sweeps
+  double complementarity = 0.0;  // max_i |min(z_i, w_i)| over NonNegative rows, |w_i| over Free rows
+  double feasibility = 0.0;      // max(0, -min z_i, -min w_i) over NonNegative rows
+  double seconds = 0.0;
+  int regularization_level = 0;  // Lemke: rungs of the Tikhonov ladder used (0: none)
+  std::string message;           // empty when Solved
+  bool ok() const { return status == SolverStatus::Solved; }
+};
+
+struct SolverOptions {
+  double tolerance = 1e-10;   // on SolverResult::complementarity, scaled by (1 + |b|_inf)
+  int max_iterations = 0;     // 0: the solver's default
+  double relaxation = 1.0;    // PSOR / projected Jacobi lambda (eqs. 2.46-2.47)
+};
+
+class LcpSolver {
+ public:
+  virtual ~LcpSolver() = default;
+  virtual std::string_view name() const = 0;
+  // z holds the warm start on entry (resized and zeroed by the caller when
+  // none), the solution on exit. Never throws on a bad problem: reports it.
+  virtual SolverResult solve(const LcpProblem& problem, VecX& z) = 0;
+};
+
+// Residuals of z for a problem, as defined on SolverResult.
+void measure_residuals(const LcpProblem& problem, const VecX& z, SolverResult& result);
+
+// The registry: "lemke", "pgs". Returns nullptr for an unknown name.
+std::unique_ptr<LcpSolver> make_solver(std::string_view name, const SolverOptions& options);
+std::vector<std::string> solver_names();
+
+}  // namespace pegsim
