@@ -6,6 +6,8 @@
 // pairs are never reported. Half-spaces have unbounded boxes.
 #pragma once
 
+#include "geometry/shape.hpp"
+#include "math/pose.hpp"
 #include "math/types.hpp"
 
 #include <cstdint>
@@ -26,6 +28,11 @@ struct BodyPair {
   std::uint32_t a, b;  // a < b
   friend bool operator==(const BodyPair&, const BodyPair&) = default;
 };
+
+// Box covering `shape` at both poses, grown by eps on every side. Half-spaces
+// are unbounded (+-infinity on every axis); planar shapes (polygons) have the z
+// extent [-eps, eps].
+Aabb swept_box(const Shape& shape, const Pose& now, const Pose& predicted, double eps);
 
 class SweepAndPrune {
  public:

@@ -23,9 +23,13 @@ class Recorder : public StepObserver {
  public:
   // Creates (truncates) the file and writes the once-per-file data: options,
   // body names, static flags, shapes in body frame, masses, and the initial state.
-  // `every`: record one step in `every`.
+  // `every`: record one step in `every` (those with state.step % every == 0).
+  // `scene_text`: the scene's YAML (Scene::text), stored as /model/scene.
+  // `timings`: also store each step's stage times (/steps/stage_seconds). They
+  // are wall-clock measurements that differ from run to run, so they are off by
+  // default: identical runs then give byte-identical files.
   Recorder(const std::string& path, const Model& model, const State& initial, int every = 1,
-           const std::string& scene_text = "");
+           const std::string& scene_text = "", bool timings = false);
   ~Recorder() override;
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
@@ -40,19 +44,32 @@ class Recorder : public StepObserver {
 
 // Reading a recording back (tests and tools).
 struct RecordedStep {
+  long step = 0;      // state.step of the row (0: the initial state)
   double time = 0.0;
   std::vector<Vec3> position;     // per body
   std::vector<Quat> orientation;  // per body
   std::vector<Vec3> linear_velocity, angular_velocity;
+  std::vector<double> theta;      // per body, 2D recordings only
   std::vector<Contact> contacts;
-  std::vector<double> normal_impulse;
+  std::vector<double> normal_impulse;  // per contact
+  std::vector<Vec3> friction_impulse;  // per contact
+  // solver statistics of the step
+  SolverStatus solver_status = SolverStatus::Solved;
+  int solver_iterations = 0, solver_calls = 0, solver_failures = 0, problem_size = 0;
+  double complementarity = 0.0, feasibility = 0.0, max_penetration = 0.0;
+  std::vector<double> stage_seconds;  // per Stage; empty when the recording has no timings
 };
 
 struct Recording {
   std::vector<std::string> body_names;
   std::vector<bool> body_static;
+  std::vector<double> body_mass;
+  std::vector<Mat3> body_inertia;
   int dimension = 3;
   double h = 0.0;
+  int every = 1;
+  std::string model, formulation, solver;  // option names as in scene files
+  std::string scene_text;                   // empty when none was stored
   std::vector<RecordedStep> steps;  // steps[0] is the initial state
 };
 

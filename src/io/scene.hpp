@@ -21,6 +21,7 @@ struct SceneError : std::runtime_error {
 struct Scene {
   std::string source;  // file path, or "<builtin:NAME>" / "<string>"
   std::string name;    // options.name, or the file stem
+  std::string text;    // the YAML text as read (pass it to Recorder to embed it in a recording)
   Model model;
   State state;         // initial state
 };

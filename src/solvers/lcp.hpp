@@ -34,6 +34,10 @@ struct LcpProblem {
   VecX b;
   std::vector<RowBound> bound;  // empty: all NonNegative
   std::vector<RowRole> role;    // empty: all Other
+  // For Friction and Slip rows: the index of the Normal row of the same
+  // contact (eq. 6.1 couples p_f and s to that p_n through U and E); -1 for
+  // every other row. Empty: no row has a contact.
+  std::vector<int> contact_of;
 
   int size() const { return static_cast<int>(b.size()); }
   bool is_pure_lcp() const;  // no Free rows

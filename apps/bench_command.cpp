@@ -1,0 +1,45 @@
+// pegsim bench: time per step by stage for a scene, once per solver, in one run
+// so the figures are comparable on a noisy machine.
+#include "commands.hpp"
+
+#include "io/scene.hpp"
+#include "sim/statistics.hpp"
+#include "sim/world.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+
+namespace pegsim::cli {
+
+int bench_command(const BenchArgs& args) {
+  std::vector<std::string> solvers;
+  std::stringstream ss(args.solvers);
+  for (std::string s; std::getline(ss, s, ',');)
+    if (!s.empty()) solvers.push_back(s);
+
+  std::printf("pegsim bench: %s, h = %g s, %ld steps per solver\n",
+              args.scene.empty() ? builtin_scene_name() : args.scene.c_str(), args.h, args.steps);
+  std::printf("%-8s %10s %10s %10s %10s %10s %10s %8s %9s\n", "solver", "us/step", "broad", "narrow", "model",
+              "formul.", "solve", "fails", "contacts");
+  for (const std::string& name : solvers) {
+    Scene scene = args.scene.empty() ? load_scene_string(builtin_scene_text(), builtin_scene_name())
+                                     : load_scene_file(args.scene);
+    World world(std::move(scene.model), std::move(scene.state));
+    world.set_time_step(args.h);
+    world.set_solver(name);
+    RunStatistics stats(world.model(), world.state());
+    world.add_observer(&stats);
+    const auto start = std::chrono::steady_clock::now();
+    for (long i = 0; i < args.steps; ++i) world.step();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double n = static_cast<double>(std::max(args.steps, 1L));
+    auto us = [&](Stage s) { return 1e6 * stats.total_time[s] / n; };
+    std::printf("%-8s %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %8ld %9.1f\n", name.c_str(), 1e6 * wall / n,
+                us(Stage::Broadphase), us(Stage::Narrowphase), us(Stage::ContactModel), us(Stage::Formulation),
+                us(Stage::Solver), stats.solver_failures, stats.contacts_total / n);
+  }
+  return 0;
+}
+
+}  // namespace pegsim::cli

@@ -1,0 +1,34 @@
+// The pegsim command line: one function per subcommand.
+#pragma once
+
+#include <string>
+
+namespace pegsim::cli {
+
+struct RunArgs {
+  std::string scene;      // empty: the built-in default scene
+  double time = -1.0;     // seconds to simulate (< 0: the scene's duration)
+  long steps = -1;        // steps to simulate (overrides time)
+  double h = -1.0;        // time step override
+  std::string model;      // contact model override
+  std::string solver;     // solver override
+  std::string record;     // HDF5 recording path
+  int record_every = 1;
+  bool quiet = false;
+};
+
+struct BenchArgs {
+  std::string scene;      // empty: box-stack-3d
+  long steps = 400;
+  double h = 0.005;
+  std::string solvers = "lemke,pgs";
+};
+
+int run_command(const RunArgs& args);
+int bench_command(const BenchArgs& args);
+
+// The built-in default scene (scenes/box-stack-3d.yaml, compiled in).
+const char* builtin_scene_text();
+const char* builtin_scene_name();
+
+}  // namespace pegsim::cli

@@ -1,0 +1,107 @@
+// pegsim run: load a scene, step it, print a summary.
+#include "commands.hpp"
+
+#include "io/recording.hpp"
+#include "io/scene.hpp"
+#include "sim/statistics.hpp"
+#include "sim/world.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <unistd.h>
+
+namespace pegsim::cli {
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A one-line progress bar on stderr, shown once a run has taken two seconds.
+class ProgressBar {
+ public:
+  explicit ProgressBar(long total) : total_(total), start_(std::chrono::steady_clock::now()) {}
+  void update(long done) {
+    if (!enabled_) return;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (elapsed < 2.0 || (done % 16 != 0 && done != total_)) return;
+    const int width = 40;
+    const int filled = static_cast<int>(width * done / std::max(total_, 1L));
+    std::fprintf(stderr, "\r[%-*s] %3d%%  step %ld/%ld  %.1f s", width, std::string(filled, '#').c_str(),
+                 static_cast<int>(100 * done / std::max(total_, 1L)), done, total_, elapsed);
+    shown_ = true;
+  }
+  ~ProgressBar() {
+    if (shown_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  long total_;
+  std::chrono::steady_clock::time_point start_;
+  bool enabled_ = isatty(fileno(stderr)) != 0;
+  bool shown_ = false;
+};
+
+}  // namespace
+
+int run_command(const RunArgs& args) {
+  Scene scene = args.scene.empty() ? load_scene_string(builtin_scene_text(), builtin_scene_name())
+                                   : load_scene_file(args.scene);
+  const std::string scene_text = args.scene.empty() ? builtin_scene_text() : read_text(args.scene);
+  World world(std::move(scene.model), std::move(scene.state));
+  if (args.h > 0.0) world.set_time_step(args.h);
+  if (!args.model.empty()) {
+    ContactModelKind kind;
+    if (!parse_contact_model(args.model, kind))
+      throw std::invalid_argument("unknown contact model '" + args.model + "' (standard|peg|lnc|corrective)");
+    world.set_contact_model(kind);
+  }
+  if (!args.solver.empty()) world.set_solver(args.solver);
+
+  const SimOptions& o = world.model().options;
+  const double duration = args.time >= 0.0 ? args.time : o.duration;
+  const long steps = args.steps >= 0 ? args.steps : std::lround(duration / o.h);
+
+  RunStatistics stats(world.model(), world.state());
+  world.add_observer(&stats);
+  std::unique_ptr<Recorder> recorder;
+  if (!args.record.empty()) {
+    recorder = std::make_unique<Recorder>(args.record, world.model(), world.state(), args.record_every, scene_text);
+    world.add_observer(recorder.get());
+  }
+  if (!args.quiet)
+    std::printf("pegsim run: %s (%s), %zu bodies, %s model, %s solver, h = %g s, %ld steps\n",
+                scene.name.c_str(), scene.source.c_str(), world.model().bodies.size(),
+                std::string(to_string(o.model)).c_str(), o.solver.c_str(), o.h, steps);
+
+  long warned = 0;
+  const auto start = std::chrono::steady_clock::now();
+  {
+    ProgressBar bar(steps);
+    for (long i = 0; i < steps; ++i) {
+      const StepReport& r = world.step();
+      if (r.solver_failures > 0 && warned < 10) {
+        ++warned;
+        std::fprintf(stderr, "\nwarning: step %ld (t = %.6g s): solver %s: %s (%s)%s\n", r.step, r.time,
+                     o.solver.c_str(), std::string(to_string(r.solver.status)).c_str(), r.solver.message.c_str(),
+                     warned == 10 ? "; further warnings suppressed, see the summary's failure count" : "");
+      }
+      bar.update(i + 1);
+    }
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (recorder) recorder->close();
+  std::printf("%s", stats.summary(wall).c_str());
+  if (!args.record.empty()) std::printf("recording             %s\n", args.record.c_str());
+  return 0;
+}
+
+}  // namespace pegsim::cli

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs pegsim's build dependencies (Debian 12 packages) and builds it in build/.
+# Safe to run again: apt-get runs only when a package is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(build-essential cmake ninja-build ccache pkg-config
+          libeigen3-dev libqhull-dev libyaml-cpp-dev libhdf5-dev hdf5-tools libcli11-dev
+          libgtest-dev libgmock-dev libbenchmark-dev
+          python3 python3-numpy python3-h5py python3-pytest)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+
+BUILD_TYPE=${PEGSIM_BUILD_TYPE:-Release}
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" ${PEGSIM_CMAKE_ARGS:-} >/dev/null
+cmake --build build -j"$(nproc)"

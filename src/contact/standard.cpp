@@ -1,0 +1,65 @@
+// The standard contact model (thesis 4.1): a unilateral constraint on every
+// contact found, primary or secondary. Where several facets meet at a corner
+// this over-constrains the body (the standard-model trap the thesis's PEG
+// model removes); it is kept as the baseline the other models are compared to.
+#include "contact/contact_model.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace pegsim {
+namespace {
+
+class StandardModel final : public ContactModel {
+ public:
+  std::string_view name() const override { return "standard"; }
+  void build(const Model& model, const std::vector<Contact>& contacts, ConstraintSet& out) override {
+    out.clear();
+    out.contacts.reserve(contacts.size());
+    out.constraints.reserve(contacts.size());
+    for (const Contact& c : contacts) {
+      const double mu = model.mu(model.bodies[c.body_a].material, model.bodies[c.body_b].material);
+      const int index = static_cast<int>(out.contacts.size());
+      out.contacts.push_back(ConstrainedContact{c, mu});
+      ContactConstraint u;
+      u.kind = ConstraintKind::U;
+      u.contacts = {index};
+      if (mu > 0.0) u.friction = {index};
+      out.constraints.push_back(std::move(u));
+    }
+  }
+};
+
+}  // namespace
+
+std::string_view to_string(ContactModelKind kind) {
+  switch (kind) {
+    case ContactModelKind::Standard: return "standard";
+    case ContactModelKind::Peg: return "peg";
+    case ContactModelKind::Lnc: return "lnc";
+    case ContactModelKind::Corrective: return "corrective";
+  }
+  return "unknown";
+}
+
+bool parse_contact_model(std::string_view text, ContactModelKind& kind) {
+  for (ContactModelKind k : {ContactModelKind::Standard, ContactModelKind::Peg, ContactModelKind::Lnc,
+                             ContactModelKind::Corrective}) {
+    if (text == to_string(k)) {
+      kind = k;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::unique_ptr<ContactModel> make_contact_model(ContactModelKind kind) {
+  switch (kind) {
+    case ContactModelKind::Standard: return std::make_unique<StandardModel>();
+    default:
+      throw std::invalid_argument("contact model '" + std::string(to_string(kind)) +
+                                  "' is not implemented yet (available: standard)");
+  }
+}
+
+}  // namespace pegsim

@@ -1,0 +1,165 @@
+#include "dynamics/formulation.hpp"
+
+#include <cmath>
+#include <numbers>
+
+namespace pegsim {
+namespace {
+
+// G column for direction d applied at the contact points (eq. 2.26 / 2.22):
+// body A receives -d at point_a, body B receives +d at point_b.
+JacobianRow contact_row(const Contact& c, const Vec3& d, const Model& model, const State& state) {
+  JacobianRow row;
+  if (!model.bodies[c.body_a].is_static) {
+    const Vec3 r = c.point_a - state.bodies[c.body_a].pose.position;
+    row.body_a = c.body_a;
+    row.ja << -d, -r.cross(d);
+  }
+  if (!model.bodies[c.body_b].is_static) {
+    const Vec3 r = c.point_b - state.bodies[c.body_b].pose.position;
+    row.body_b = c.body_b;
+    row.jb << d, r.cross(d);
+  }
+  return row;
+}
+
+double row_velocity(const JacobianRow& row, const std::vector<Vec6>& nu) {
+  double w = 0.0;
+  if (row.body_a != kNoBody) w += row.ja.dot(nu[row.body_a]);
+  if (row.body_b != kNoBody) w += row.jb.dot(nu[row.body_b]);
+  return w;
+}
+
+// A_ij = G_i' M^-1 G_j over the bodies rows i and j share. Rows are bucketed by
+// body so only pairs that touch a common body are visited.
+void fill_delassus(const std::vector<JacobianRow>& rows, int n_rows_with_bodies,
+                   const std::vector<InverseMass>& minv, std::size_t body_count, MatX& A) {
+  std::vector<std::vector<std::pair<int, Vec6>>> by_body(body_count);  // (row, M^-1 j)
+  for (int i = 0; i < n_rows_with_bodies; ++i) {
+    const JacobianRow& r = rows[i];
+    if (r.body_a != kNoBody) by_body[r.body_a].push_back({i, r.ja});
+    if (r.body_b != kNoBody) by_body[r.body_b].push_back({i, r.jb});
+  }
+  for (std::size_t b = 0; b < body_count; ++b) {
+    auto& list = by_body[b];
+    if (list.empty()) continue;
+    std::vector<Vec6> scaled(list.size());
+    for (std::size_t k = 0; k < list.size(); ++k) scaled[k] = minv[b].apply(list[k].second);
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const int i = list[k].first;
+      for (std::size_t l = k; l < list.size(); ++l) {
+        const int j = list[l].first;
+        const double v = list[k].second.dot(scaled[l]);
+        A(i, j) += v;
+        if (i != j) A(j, i) += v;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void friction_basis(const Vec3& n, int nd, Dimension dim, std::vector<Vec3>& out) {
+  out.clear();
+  if (dim == Dimension::Planar) {
+    const Vec3 t(-n.y(), n.x(), 0.0);
+    out.push_back(t);
+    out.push_back(-t);
+    return;
+  }
+  // tangent from the world axis least aligned with n (deterministic)
+  const Vec3 a = n.cwiseAbs();
+  Vec3 axis = Vec3::UnitX();
+  if (a.y() < a.x() && a.y() <= a.z()) axis = Vec3::UnitY();
+  else if (a.z() < a.x() && a.z() < a.y()) axis = Vec3::UnitZ();
+  const Vec3 t = n.cross(axis).normalized();
+  const Vec3 o = n.cross(t);
+  for (int k = 0; k < nd; ++k) {
+    const double angle = 2.0 * std::numbers::pi * k / nd;
+    out.push_back(std::cos(angle) * t + std::sin(angle) * o);
+  }
+}
+
+void build_problem(FormulationKind kind, const FormulationInput& in, const ConstraintSet& set,
+                   StepProblem& out) {
+  const Model& model = *in.model;
+  const State& state = *in.state;
+  const Dimension dim = model.options.dimension;
+  const int nd = dim == Dimension::Planar ? 2 : model.options.friction_directions;
+  const int nc = static_cast<int>(set.contacts.size());
+
+  // which sub-contacts carry friction (the constraints say, eq. 4.41-4.51 for PEG)
+  std::vector<char> has_friction(nc, 0);
+  for (const ContactConstraint& k : set.constraints)
+    for (int c : k.friction)
+      if (set.contacts[c].mu > 0.0) has_friction[c] = 1;
+  int n_frictional = 0;
+  for (char f : has_friction) n_frictional += f;
+
+  const int n_normal = nc;
+  const int n_friction = n_frictional * nd;
+  const int n = n_normal + n_friction + n_frictional;
+  out.friction_directions = nd;
+  out.normal_var.assign(nc, -1);
+  out.first_friction_var.assign(nc, -1);
+  out.slip_var.assign(nc, -1);
+  out.rows.assign(n, JacobianRow{});
+  out.friction_direction.assign(n, Vec3::Zero());
+  LcpProblem& lcp = out.lcp;
+  lcp.A.setZero(n, n);
+  lcp.b.setZero(n);
+  lcp.bound.assign(n, RowBound::NonNegative);
+  lcp.role.assign(n, RowRole::Normal);
+  lcp.contact_of.assign(n, -1);
+
+  // rows: normals first, then friction directions, then slips (eq. 6.1 order)
+  std::vector<Vec3> dirs;
+  int next_friction = n_normal;
+  int next_slip = n_normal + n_friction;
+  for (int c = 0; c < nc; ++c) {
+    const Contact& contact = set.contacts[c].contact;
+    out.normal_var[c] = c;
+    out.rows[c] = contact_row(contact, contact.normal, model, state);
+    if (!has_friction[c]) continue;
+    friction_basis(contact.normal, nd, dim, dirs);
+    out.first_friction_var[c] = next_friction;
+    out.slip_var[c] = next_slip;
+    for (int k = 0; k < nd; ++k) {
+      const int v = next_friction + k;
+      out.rows[v] = contact_row(contact, dirs[k], model, state);
+      out.friction_direction[v] = dirs[k];
+      lcp.role[v] = RowRole::Friction;
+      lcp.contact_of[v] = c;
+      lcp.A(v, next_slip) = 1.0;   // E
+      lcp.A(next_slip, v) = -1.0;  // -E'
+    }
+    lcp.role[next_slip] = RowRole::Slip;
+    lcp.contact_of[next_slip] = c;
+    lcp.A(next_slip, c) = set.contacts[c].mu;  // U
+    next_friction += nd;
+    ++next_slip;
+  }
+
+  // G' M^-1 G blocks
+  fill_delassus(out.rows, n_normal + n_friction, *in.inverse_mass, model.bodies.size(), lcp.A);
+
+  // b: G' nu* (+ psi/h for Stewart-Trinkle's normal rows)
+  const std::vector<Vec6>& nu = *in.free_velocity;
+  for (int v = 0; v < n_normal + n_friction; ++v) lcp.b(v) = row_velocity(out.rows[v], nu);
+  if (kind == FormulationKind::StewartTrinkle)
+    for (int c = 0; c < nc; ++c) lcp.b(c) += set.contacts[c].contact.gap / in.h;
+}
+
+void apply_impulses(const StepProblem& problem, const VecX& z, const std::vector<InverseMass>& minv,
+                    std::vector<Vec6>& velocity) {
+  std::vector<Vec6> impulse(velocity.size(), Vec6::Zero());
+  for (std::size_t v = 0; v < problem.rows.size(); ++v) {
+    const JacobianRow& r = problem.rows[v];
+    if (z(v) == 0.0) continue;
+    if (r.body_a != kNoBody) impulse[r.body_a] += r.ja * z(v);
+    if (r.body_b != kNoBody) impulse[r.body_b] += r.jb * z(v);
+  }
+  for (std::size_t b = 0; b < velocity.size(); ++b) velocity[b] += minv[b].apply(impulse[b]);
+}
+
+}  // namespace pegsim

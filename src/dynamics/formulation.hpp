@@ -1,0 +1,68 @@
+// Time-stepping formulations: bodies + constraint set -> complementarity problem.
+//
+// Stewart-Trinkle (thesis eq. 6.1, the LCP form of the MCP eq. 2.34 with the
+// bilateral rows eliminated by eq. 2.37 once joints exist):
+//
+//   0 <= | Gn'M^-1 Gn  Gn'M^-1 Gf  0 | |p_n|   | Gn' nu* + psi_n/h |     |p_n|
+//        | Gf'M^-1 Gn  Gf'M^-1 Gf  E | |p_f| + | Gf' nu*           |  perp |p_f| >= 0
+//        | U           -E'         0 | |s  |   | 0                 |     |s  |
+//
+// with nu* = nu + M^-1 p_ext (eq. 2.30), G columns [n; r x n] per body (eq.
+// 2.26, 2.22), E = blockdiag(ones(n_d, 1)) and U = diag(mu) (eq. 2.21).
+// Anitescu-Potra drops the psi_n/h term (thesis, after eq. 2.35).
+//
+// Variables are ordered [p_n | p_f | s]. Contacts whose material pair has
+// mu = 0 get no friction or slip rows: their cone is the normal ray, and the
+// rows would only carry p_f = 0 (U p_n - E' p_f >= 0 forces it).
+#pragma once
+
+#include "contact/constraint_set.hpp"
+#include "dynamics/mass.hpp"
+#include "solvers/lcp.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace pegsim {
+
+inline constexpr std::uint32_t kNoBody = 0xffffffffu;
+
+// One row of G': w_row = ja . nu_a + jb . nu_b (eq. 2.26).
+struct JacobianRow {
+  std::uint32_t body_a = kNoBody;  // kNoBody for static bodies / slip rows
+  std::uint32_t body_b = kNoBody;
+  Vec6 ja = Vec6::Zero();
+  Vec6 jb = Vec6::Zero();
+};
+
+struct StepProblem {
+  LcpProblem lcp;
+  std::vector<JacobianRow> rows;  // one per LCP variable (slip rows: no bodies)
+  // per ConstraintSet contact: its variables (-1 when absent)
+  std::vector<int> normal_var, first_friction_var, slip_var;
+  std::vector<Vec3> friction_direction;  // per LCP variable; zero for non-friction rows
+  int friction_directions = 0;           // n_d used for each frictional contact
+};
+
+struct FormulationInput {
+  const Model* model = nullptr;
+  const State* state = nullptr;
+  const std::vector<InverseMass>* inverse_mass = nullptr;  // per body
+  const std::vector<Vec6>* free_velocity = nullptr;       // nu* per body
+  double h = 0.0;
+};
+
+// Builds the LCP of eq. 6.1 (Stewart-Trinkle or Anitescu-Potra).
+void build_problem(FormulationKind kind, const FormulationInput& in, const ConstraintSet& constraints,
+                   StepProblem& out);
+
+// nu^{l+1} = nu* + M^-1 G z (eq. 2.30): accumulates each variable's impulse
+// onto its bodies and returns the new velocities (body count entries).
+void apply_impulses(const StepProblem& problem, const VecX& z, const std::vector<InverseMass>& inverse_mass,
+                    std::vector<Vec6>& velocity);
+
+// Friction directions d_1..d_nd around n (eq. 2.22): 3D, nd evenly spaced in
+// the tangent plane starting from a deterministic tangent; planar, +-t.
+void friction_basis(const Vec3& n, int nd, Dimension dim, std::vector<Vec3>& out);
+
+}  // namespace pegsim

@@ -1,0 +1,14 @@
+// Kinematic update at the end of a step (thesis eq. 2.36).
+#pragma once
+
+#include "sim/model.hpp"
+#include "sim/state.hpp"
+
+namespace pegsim {
+
+// Sets each dynamic body's velocity to nu^{l+1} and advances its pose:
+//   x <- x + h v,   q <- normalize(q + (h/2) (0, w) (x) q)   (eq. 2.36, w in world frame)
+// Planar bodies advance theta <- theta + h w_z and take q from theta exactly.
+void integrate(const Model& model, const std::vector<Vec6>& velocity, double h, State& state);
+
+}  // namespace pegsim

@@ -1,0 +1,309 @@
+// The Recorder: writes a recording (docs/recording-format.md).
+//
+// Once per file: /model (options as attributes, materials, friction, scene
+// text) and /bodies (names, flags, mass properties, shapes in body frames).
+// Per recorded step: one row of every /steps column and the step's contacts
+// appended to the /contacts columns, /contacts/step_offset marking where each
+// row's contacts end. Columns buffer a chunk of rows before writing it.
+#include "io/h5.hpp"
+#include "io/recording.hpp"
+#include "io/recording_names.hpp"
+
+#include <array>
+#include <optional>
+
+namespace pegsim {
+
+namespace {
+
+using h5::Column;
+using h5::Handle;
+using h5::Writer;
+
+constexpr int kStages = static_cast<int>(Stage::Count);
+
+void write_shape(const Writer& w, hid_t bodies, std::size_t index, const Shape& shape) {
+  Handle group = w.create_group(bodies, "shape_" + std::to_string(index));
+  const hid_t g = group.get();
+  if (const auto* hs = std::get_if<HalfSpace>(&shape)) {
+    w.attribute(g, "kind", std::string("half_space"));
+    w.attribute(g, "normal", std::vector<double>{hs->normal.x(), hs->normal.y(), hs->normal.z()});
+    w.attribute(g, "offset", hs->offset);
+    return;
+  }
+  // both solids and laminae as vertices, triangles and facet loops (a polygon is one facet)
+  std::vector<double> vertices, normals;
+  std::vector<std::int32_t> triangles, loop_vertices, loop_offsets{0};
+  if (const auto* p = std::get_if<Polyhedron>(&shape)) {
+    w.attribute(g, "kind", std::string("polyhedron"));
+    for (const Vec3& v : p->vertices) vertices.insert(vertices.end(), {v.x(), v.y(), v.z()});
+    for (const auto& t : p->triangles) triangles.insert(triangles.end(), {t[0], t[1], t[2]});
+    for (const PolyFace& f : p->faces) {
+      loop_vertices.insert(loop_vertices.end(), f.loop.begin(), f.loop.end());
+      loop_offsets.push_back(static_cast<std::int32_t>(loop_vertices.size()));
+      normals.insert(normals.end(), {f.normal.x(), f.normal.y(), f.normal.z()});
+    }
+  } else {
+    const auto& polygon = std::get<Polygon>(shape);
+    w.attribute(g, "kind", std::string("polygon"));
+    for (int i = 0; i < polygon.size(); ++i) {
+      vertices.insert(vertices.end(), {polygon.vertices[i].x(), polygon.vertices[i].y(), 0.0});
+      loop_vertices.push_back(i);
+      if (i >= 2) triangles.insert(triangles.end(), {0, i - 1, i});
+    }
+    loop_offsets.push_back(polygon.size());
+    normals = {0.0, 0.0, 1.0};
+  }
+  const hsize_t nv = vertices.size() / 3, nt = triangles.size() / 3, nf = loop_offsets.size() - 1;
+  w.dataset(g, "vertices", {nv, 3}, vertices);
+  w.dataset(g, "triangles", {nt, 3}, triangles);
+  w.dataset(g, "facet_offsets", {nf + 1}, loop_offsets);
+  w.dataset(g, "facet_vertices", {loop_vertices.size()}, loop_vertices);
+  w.dataset(g, "facet_normals", {nf, 3}, normals);
+}
+
+void write_model(const Writer& w, hid_t file, const Model& model, int every, const std::string& scene) {
+  namespace names = recording_names;
+  w.attribute(file, "format", std::string(names::kFormat));
+  w.attribute(file, "format_version", std::int32_t{names::kFormatVersion});
+
+  Handle group = w.create_group(file, "model");
+  const hid_t g = group.get();
+  const SimOptions& o = model.options;
+  w.attribute(g, "dimension", std::int32_t{static_cast<int>(o.dimension)});
+  w.attribute(g, "h", o.h);
+  w.attribute(g, "duration", o.duration);
+  w.attribute(g, "eps", o.eps);
+  w.attribute(g, "eps_auto", std::int32_t{o.eps_auto});
+  w.attribute(g, "eps_theta", o.eps_theta);
+  w.attribute(g, "friction_directions", std::int32_t{o.friction_directions});
+  w.attribute(g, "model", names::contact_model(o.model));
+  w.attribute(g, "formulation", names::formulation(o.formulation));
+  w.attribute(g, "solver", o.solver);
+  w.attribute(g, "gravity", std::vector<double>{o.gravity.x(), o.gravity.y(), o.gravity.z()});
+  w.attribute(g, "solver_tolerance", o.solver_tolerance);
+  w.attribute(g, "solver_max_iterations", std::int32_t{o.solver_max_iterations});
+  w.attribute(g, "record_every", std::int32_t{every});
+
+  std::vector<std::string> materials;
+  for (const Material& m : model.materials) materials.push_back(m.name);
+  w.strings(g, "materials", materials);
+  const hsize_t nm = materials.size();
+  w.dataset(g, "friction", {nm, nm}, model.friction);
+  if (!scene.empty()) w.string_scalar(g, "scene", scene);
+}
+
+void write_bodies(const Writer& w, hid_t file, const Model& model) {
+  Handle group = w.create_group(file, "bodies");
+  const hid_t g = group.get();
+  const hsize_t nb = model.bodies.size();
+  std::vector<std::string> names;
+  std::vector<std::uint8_t> is_static;
+  std::vector<double> mass, inertia;
+  std::vector<std::uint32_t> material;
+  for (const BodyModel& b : model.bodies) {
+    names.push_back(b.name);
+    is_static.push_back(b.is_static ? 1 : 0);
+    mass.push_back(b.mass);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) inertia.push_back(b.inertia(i, j));
+    material.push_back(b.material.index);
+  }
+  w.strings(g, "name", names);
+  w.dataset(g, "static", {nb}, is_static);
+  w.dataset(g, "mass", {nb}, mass);
+  w.dataset(g, "inertia", {nb, 3, 3}, inertia);
+  w.dataset(g, "material", {nb}, material);
+  for (std::size_t i = 0; i < model.bodies.size(); ++i) write_shape(w, g, i, model.bodies[i].shape);
+}
+
+}  // namespace
+
+struct Recorder::Impl {
+  Impl(const std::string& path, const Model& model, int every, bool timings)
+      : writer(path), file(writer.create_file()), every(every),
+        planar(model.options.dimension == Dimension::Planar), nb(model.bodies.size()) {
+    const hid_t f = file.get();
+    steps_group = writer.create_group(f, "steps");
+    contacts_group = writer.create_group(f, "contacts");
+    const hid_t s = steps_group.get(), c = contacts_group.get();
+    auto col = [&](hid_t g, const char* name, std::vector<hsize_t> row, auto type) {
+      return Column::of<decltype(type)>(writer, g, name, row);
+    };
+    step = col(s, "step", {}, std::int64_t{});
+    time = col(s, "time", {}, double{});
+    position = col(s, "position", {nb, 3}, double{});
+    orientation = col(s, "orientation", {nb, 4}, double{});
+    linear_velocity = col(s, "linear_velocity", {nb, 3}, double{});
+    angular_velocity = col(s, "angular_velocity", {nb, 3}, double{});
+    if (planar) pose2d = col(s, "pose2d", {nb, 3}, double{});
+    contact_count = col(s, "contacts", {}, std::int32_t{});
+    solver_status = col(s, "solver_status", {}, std::uint8_t{});
+    solver_iterations = col(s, "solver_iterations", {}, std::int32_t{});
+    solver_calls = col(s, "solver_calls", {}, std::int32_t{});
+    solver_failures = col(s, "solver_failures", {}, std::int32_t{});
+    problem_size = col(s, "problem_size", {}, std::int32_t{});
+    complementarity = col(s, "complementarity", {}, double{});
+    feasibility = col(s, "feasibility", {}, double{});
+    max_penetration = col(s, "max_penetration", {}, double{});
+    if (timings) stage_seconds = col(s, "stage_seconds", {hsize_t{kStages}}, double{});
+
+    step_offset = col(c, "step_offset", {}, std::int64_t{});
+    body_a = col(c, "body_a", {}, std::uint32_t{});
+    body_b = col(c, "body_b", {}, std::uint32_t{});
+    kind = col(c, "kind", {}, std::uint8_t{});
+    primary = col(c, "primary", {}, std::uint8_t{});
+    feature_a = col(c, "feature_a", {}, std::int32_t{});
+    feature_b = col(c, "feature_b", {}, std::int32_t{});
+    point_a = col(c, "point_a", {3}, double{});
+    point_b = col(c, "point_b", {3}, double{});
+    normal = col(c, "normal", {3}, double{});
+    gap = col(c, "gap", {}, double{});
+    applicability = col(c, "applicability", {}, double{});
+    normal_impulse = col(c, "normal_impulse", {}, double{});
+    friction_impulse = col(c, "friction_impulse", {3}, double{});
+
+    // the meaning of the coded columns, next to them
+    std::vector<std::string> statuses, stages, kinds;
+    for (int i = 0; i < recording_names::kSolverStatusCount; ++i)
+      statuses.emplace_back(to_string(static_cast<SolverStatus>(i)));
+    for (const char* n : kStageNames) stages.emplace_back(n);
+    for (const char* n : recording_names::kFeatureKinds) kinds.emplace_back(n);
+    writer.attribute(solver_status->id(), "names", statuses);
+    if (stage_seconds) writer.attribute(stage_seconds->id(), "stage_names", stages);
+    writer.attribute(kind->id(), "names", kinds);
+    step_offset->append_value(std::int64_t{0});
+  }
+
+  void record(const State& state, const StepReport* report);
+  void close();
+  std::vector<std::optional<Column>*> columns();
+
+  Writer writer;
+  Handle file;  // declared before the groups and columns: closed after them
+  Handle steps_group, contacts_group;
+  int every;
+  bool planar;
+  std::size_t nb;
+  std::int64_t contact_total = 0;
+  bool closed = false;
+  std::optional<Column> step, time, position, orientation, linear_velocity, angular_velocity, pose2d,
+      contact_count, solver_status, solver_iterations, solver_calls, solver_failures, problem_size,
+      complementarity, feasibility, max_penetration, stage_seconds;
+  std::optional<Column> step_offset, body_a, body_b, kind, primary, feature_a, feature_b, point_a,
+      point_b, normal, gap, applicability, normal_impulse, friction_impulse;
+  std::vector<double> scratch;
+};
+
+std::vector<std::optional<Column>*> Recorder::Impl::columns() {
+  return {&step, &time, &position, &orientation, &linear_velocity, &angular_velocity, &pose2d,
+          &contact_count, &solver_status, &solver_iterations, &solver_calls, &solver_failures,
+          &problem_size, &complementarity, &feasibility, &max_penetration, &stage_seconds,
+          &step_offset, &body_a, &body_b, &kind, &primary, &feature_a, &feature_b, &point_a,
+          &point_b, &normal, &gap, &applicability, &normal_impulse, &friction_impulse};
+}
+
+void Recorder::Impl::record(const State& state, const StepReport* report) {
+  if (state.bodies.size() != nb)
+    h5::fail(writer.file(), "/steps", "the state has " + std::to_string(state.bodies.size()) +
+                                          " bodies, the recording " + std::to_string(nb));
+  // body rows: one [nb, k] block per column
+  auto body_row = [&](Column& column, int k, auto&& fill) {
+    scratch.assign(nb * k, 0.0);
+    for (std::size_t b = 0; b < nb; ++b) fill(state.bodies[b], &scratch[b * k]);
+    column.append(scratch.data());
+  };
+  auto put3 = [](const Vec3& v, double* out) { out[0] = v.x(), out[1] = v.y(), out[2] = v.z(); };
+  step->append_value(std::int64_t{state.step});
+  time->append_value(state.time);
+  body_row(*position, 3, [&](const BodyState& s, double* o) { put3(s.pose.position, o); });
+  body_row(*orientation, 4, [](const BodyState& s, double* o) {
+    const Quat& q = s.pose.orientation;
+    o[0] = q.w(), o[1] = q.x(), o[2] = q.y(), o[3] = q.z();
+  });
+  body_row(*linear_velocity, 3, [&](const BodyState& s, double* o) { put3(s.linear_velocity, o); });
+  body_row(*angular_velocity, 3, [&](const BodyState& s, double* o) { put3(s.angular_velocity, o); });
+  if (pose2d)
+    body_row(*pose2d, 3, [](const BodyState& s, double* o) {
+      o[0] = s.pose.position.x(), o[1] = s.pose.position.y(), o[2] = s.theta;
+    });
+
+  // contacts with their impulses (zero where the report has none)
+  const std::size_t n = report ? report->contacts.size() : 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Contact& c = report->contacts[i];
+    const ContactImpulse impulse = i < report->impulses.size() ? report->impulses[i] : ContactImpulse{};
+    body_a->append_value(c.body_a);
+    body_b->append_value(c.body_b);
+    kind->append_value(static_cast<std::uint8_t>(c.kind));
+    primary->append_value(std::uint8_t{c.primary});
+    feature_a->append_value(std::int32_t{c.feature_a});
+    feature_b->append_value(std::int32_t{c.feature_b});
+    point_a->append(c.point_a.data());
+    point_b->append(c.point_b.data());
+    normal->append(c.normal.data());
+    gap->append_value(c.gap);
+    applicability->append_value(c.applicability);
+    normal_impulse->append_value(impulse.normal);
+    friction_impulse->append(impulse.friction.data());
+  }
+  contact_total += static_cast<std::int64_t>(n);
+  step_offset->append_value(contact_total);
+
+  // solver statistics (the initial row: zeros, status Solved)
+  const StepReport empty{};
+  const StepReport& r = report ? *report : empty;
+  contact_count->append_value(static_cast<std::int32_t>(n));
+  solver_status->append_value(static_cast<std::uint8_t>(report ? r.solver.status : SolverStatus::Solved));
+  solver_iterations->append_value(std::int32_t{r.solver.iterations});
+  solver_calls->append_value(std::int32_t{r.solver_calls});
+  solver_failures->append_value(std::int32_t{r.solver_failures});
+  problem_size->append_value(std::int32_t{r.problem_size});
+  complementarity->append_value(r.solver.complementarity);
+  feasibility->append_value(r.solver.feasibility);
+  max_penetration->append_value(r.max_penetration);
+  if (stage_seconds) stage_seconds->append(r.profile.seconds.data());
+}
+
+void Recorder::Impl::close() {
+  if (closed) return;
+  closed = true;
+  for (std::optional<Column>* c : columns())
+    if (*c) (*c)->close();
+  steps_group.reset();
+  contacts_group.reset();
+  if (file.reset() < 0) h5::fail(writer.file(), "", "cannot close the recording file");
+}
+
+Recorder::Recorder(const std::string& path, const Model& model, const State& initial, int every,
+                   const std::string& scene_text, bool timings) {
+  if (every < 1) throw RecordingError(path + ": record every must be at least 1, got " + std::to_string(every));
+  if (model.bodies.empty()) throw RecordingError(path + ": the model has no bodies");
+  h5::QuietErrors quiet;
+  impl_ = std::make_unique<Impl>(path, model, every, timings);
+  write_model(impl_->writer, impl_->file.get(), model, every, scene_text);
+  write_bodies(impl_->writer, impl_->file.get(), model);
+  impl_->record(initial, nullptr);
+}
+
+Recorder::~Recorder() {
+  try {
+    close();
+  } catch (...) {  // a destructor must not throw; call close() to see the error
+  }
+}
+
+void Recorder::on_step(const Model& model, const State& state, const StepReport& report) {
+  if (impl_->closed) throw RecordingError(impl_->writer.file() + ": the recording is closed");
+  if (state.step % impl_->every != 0) return;
+  h5::QuietErrors quiet;
+  impl_->record(state, &report);
+}
+
+void Recorder::close() {
+  if (!impl_) return;
+  h5::QuietErrors quiet;
+  impl_->close();
+}
+
+}  // namespace pegsim

@@ -1,0 +1,26 @@
+// Names of the enumerations as they appear in scene files and recordings
+// (shared by the recorder and the reader; docs/recording-format.md).
+#pragma once
+
+#include "collision/contact.hpp"
+#include "sim/model.hpp"
+
+#include <array>
+#include <string>
+
+namespace pegsim::recording_names {
+
+inline constexpr std::array<const char*, 4> kContactModels = {"standard", "peg", "lnc", "corrective"};
+inline constexpr std::array<const char*, 2> kFormulations = {"stewart-trinkle", "anitescu-potra"};
+// FeatureKind, in enum order: the values of /contacts/kind
+inline constexpr std::array<const char*, 4> kFeatureKinds = {"vertex_face", "edge_edge", "vertex_edge",
+                                                             "vertex_plane"};
+inline constexpr int kSolverStatusCount = 6;  // SolverStatus values: /steps/solver_status
+
+inline std::string contact_model(ContactModelKind k) { return kContactModels[static_cast<int>(k)]; }
+inline std::string formulation(FormulationKind k) { return kFormulations[static_cast<int>(k)]; }
+
+inline constexpr const char* kFormat = "pegsim-recording";
+inline constexpr int kFormatVersion = 1;
+
+}  // namespace pegsim::recording_names

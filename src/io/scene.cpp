@@ -1,0 +1,134 @@
+// Scene files: the top level, materials and friction; the other sections are
+// parsed in scene_options.cpp, scene_shapes.cpp and scene_bodies.cpp.
+#include "io/scene.hpp"
+
+#include "io/scene_fields.hpp"
+#include "io/scene_parts.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <utility>
+
+namespace pegsim {
+
+namespace scene_detail {
+
+MaterialId find_material(const Field& f, const Model& model) {
+  const std::string name = f.text();
+  std::string known;
+  for (std::size_t i = 0; i < model.materials.size(); ++i) {
+    if (model.materials[i].name == name) return MaterialId{static_cast<std::uint32_t>(i)};
+    known += (known.empty() ? "" : ", ") + model.materials[i].name;
+  }
+  f.fail("unknown material '" + name + "' (materials: " + known + ")");
+}
+
+// material 0 is the built-in "default", worn by bodies that name none
+void parse_materials(const Field& materials, Model& model) {
+  model.add_material("default");
+  if (!materials.present()) return;
+  std::map<std::string, int> first_line;
+  for (const Field& item : materials.items()) {
+    Field name_field = item;
+    if (item.is_map()) {
+      item.expect_keys({"name"});
+      name_field = item.require("name");
+    }
+    const std::string name = name_field.text();
+    if (name == "default")
+      name_field.fail("'default' is the built-in material of bodies that name none; choose another name");
+    if (auto [it, fresh] = first_line.emplace(name, name_field.line()); !fresh)
+      name_field.fail("duplicate material name '" + name + "' (first given at line " +
+                      std::to_string(it->second + 1) + ")");
+    model.add_material(name);
+  }
+}
+
+// every pair gets default_mu (options.friction), then the listed pairs their own mu
+void parse_friction(const Field& friction, double default_mu, Model& model) {
+  const std::size_t n = model.materials.size();
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = a; b < n; ++b)
+      model.set_friction(MaterialId{static_cast<std::uint32_t>(a)},
+                         MaterialId{static_cast<std::uint32_t>(b)}, default_mu);
+  if (!friction.present()) return;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, int> first_line;
+  for (const Field& item : friction.items()) {
+    item.expect_keys({"materials", "mu"});
+    const Field pair = item.require("materials");
+    const auto names = pair.items(2);
+    MaterialId a = find_material(names[0], model), b = find_material(names[1], model);
+    const double mu = item.require("mu").non_negative();
+    const auto key = std::minmax(a.index, b.index);
+    if (auto [it, fresh] = first_line.emplace(key, pair.line()); !fresh)
+      pair.fail("duplicate friction pair (first given at line " + std::to_string(it->second + 1) + ")");
+    model.set_friction(a, b, mu);
+  }
+}
+
+}  // namespace scene_detail
+
+namespace {
+
+std::string default_name(const std::string& source) {
+  const std::string builtin = "<builtin:";
+  if (source.rfind(builtin, 0) == 0 && source.size() > builtin.size() + 1)
+    return source.substr(builtin.size(), source.size() - builtin.size() - 1);
+  if (!source.empty() && source.front() == '<') return "scene";
+  return std::filesystem::path(source).stem().string();
+}
+
+}  // namespace
+
+Scene load_scene_string(const std::string& yaml_text, const std::string& source) {
+  using namespace scene_detail;
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(yaml_text);
+  } catch (const YAML::Exception& e) {
+    throw SceneError(located_message(source, std::max(e.mark.line, 0), "", "YAML syntax error: " + e.msg));
+  }
+  if (documents.size() > 1)
+    root_field(documents[1], &source).fail("a scene file holds one YAML document, found " +
+                                           std::to_string(documents.size()));
+  const YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
+  const Field top = root_field(root, &source);
+  if (root.IsNull()) top.fail("the scene is empty (it needs at least bodies:)");
+  if (!root.IsMap()) top.fail("a scene is a map with keys options, materials, friction, shapes, bodies");
+  top.expect_keys({"options", "materials", "friction", "shapes", "bodies"});
+
+  Scene scene;
+  scene.source = source;
+  scene.text = yaml_text;
+  try {
+    // sections in dependency order: the dimension decides shapes, materials precede friction
+    SceneOptions options = parse_options(top["options"]);
+    scene.model.options = options.sim;
+    scene.name = options.name.empty() ? default_name(source) : options.name;
+    parse_materials(top["materials"], scene.model);
+    parse_friction(top["friction"], options.default_friction, scene.model);
+    const ShapeLibrary shapes = parse_shape_library(top["shapes"], options.sim.dimension);
+    parse_bodies(top.require("bodies"), shapes, scene.model, scene.state);
+  } catch (const YAML::Exception& e) {  // not expected: every access is checked first
+    throw SceneError(located_message(source, std::max(e.mark.line, 0), "", e.msg));
+  }
+  return scene;
+}
+
+Scene load_scene_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SceneError(path + ": cannot open the scene file: " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw SceneError(path + ": cannot read the scene file");
+  return load_scene_string(text.str(), path);
+}
+
+}  // namespace pegsim

@@ -1,0 +1,96 @@
+// options: the simulation settings of a scene (docs/scene-format.md, "options").
+#include "io/scene_parts.hpp"
+#include "solvers/lcp.hpp"
+
+#include <algorithm>
+
+namespace pegsim::scene_detail {
+
+namespace {
+
+ContactModelKind contact_model_kind(const std::string& name) {
+  if (name == "peg") return ContactModelKind::Peg;
+  if (name == "lnc") return ContactModelKind::Lnc;
+  if (name == "corrective") return ContactModelKind::Corrective;
+  return ContactModelKind::Standard;
+}
+
+std::string solver_list() {
+  std::string out;
+  for (const std::string& s : solver_names()) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+}  // namespace
+
+SceneOptions parse_options(const Field& options) {
+  SceneOptions out;
+  SimOptions& sim = out.sim;
+  if (!options.present()) return out;
+  options.expect_keys({"name", "dimension", "h", "duration", "eps", "eps_theta",
+                       "friction_directions", "friction", "model", "formulation", "solver",
+                       "gravity", "solver_tolerance", "solver_max_iterations"});
+
+  // dimension first: gravity's length depends on it
+  if (Field f = options["dimension"]; f.present()) {
+    const int d = f.integer();
+    if (d != 2 && d != 3) f.fail("must be 2 or 3, got " + f.describe());
+    sim.dimension = d == 2 ? Dimension::Planar : Dimension::Spatial;
+  }
+  const bool planar = sim.dimension == Dimension::Planar;
+  sim.gravity = planar ? Vec3(0.0, -9.81, 0.0) : Vec3(0.0, 0.0, -9.81);
+
+  if (Field f = options["name"]; f.present()) out.name = f.text();
+  if (Field f = options["h"]; f.present()) sim.h = f.positive();
+  if (Field f = options["duration"]; f.present()) sim.duration = f.positive();
+
+  // contact distance: a length, or "auto" for thesis eq. 5.1 per body pair
+  if (Field f = options["eps"]; f.present()) {
+    if (f.is_scalar() && f.describe() == "auto") {
+      sim.eps_auto = true;
+    } else {
+      if (!f.is_scalar()) f.fail("expected a number or auto, got " + f.describe());
+      sim.eps = f.non_negative();
+      sim.eps_auto = false;
+    }
+  }
+  // applicability relaxation eps_theta = -sin(theta) (thesis 3.2)
+  if (Field f = options["eps_theta"]; f.present()) {
+    sim.eps_theta = f.number();
+    if (sim.eps_theta < -1.0 || sim.eps_theta > 1.0)
+      f.fail("must lie in [-1, 1] (it is -sin(theta)), got " + f.describe());
+  }
+  // fewer than 3 directions do not positively span the tangent plane
+  if (Field f = options["friction_directions"]; f.present())
+    sim.friction_directions = f.integer_at_least(3);
+  if (Field f = options["friction"]; f.present()) out.default_friction = f.non_negative();
+
+  if (Field f = options["model"]; f.present())
+    sim.model = contact_model_kind(f.choice({"standard", "peg", "lnc", "corrective"}));
+  if (Field f = options["formulation"]; f.present())
+    sim.formulation = f.choice({"stewart-trinkle", "anitescu-potra"}) == "anitescu-potra"
+                          ? FormulationKind::AnitescuPotra
+                          : FormulationKind::StewartTrinkle;
+  if (Field f = options["solver"]; f.present()) {
+    sim.solver = f.text();
+    const auto names = solver_names();
+    if (std::find(names.begin(), names.end(), sim.solver) == names.end())
+      f.fail("unknown solver '" + sim.solver + "' (expected one of: " + solver_list() + ")");
+  }
+
+  if (Field f = options["gravity"]; f.present()) {
+    if (planar) {
+      if (f.is_sequence() && f.items().size() == 3)
+        f.fail("a 2D scene's gravity is [x, y], got a list of 3");
+      sim.gravity = lift(f.vec2());
+    } else {
+      sim.gravity = f.vec3();
+    }
+  }
+  if (Field f = options["solver_tolerance"]; f.present()) sim.solver_tolerance = f.positive();
+  if (Field f = options["solver_max_iterations"]; f.present())
+    sim.solver_max_iterations = f.integer_at_least(0);
+  return out;
+}
+
+}  // namespace pegsim::scene_detail

@@ -1,0 +1,46 @@
+// The sections of a scene file, each parsed and validated by its own function
+// (scene.cpp calls them in order: options, materials, friction, shapes, bodies).
+#pragma once
+
+#include "geometry/shape.hpp"
+#include "io/scene_fields.hpp"
+#include "sim/model.hpp"
+#include "sim/state.hpp"
+
+#include <map>
+#include <string>
+
+namespace pegsim::scene_detail {
+
+// options: (scene_options.cpp)
+struct SceneOptions {
+  SimOptions sim;
+  std::string name;              // empty when the scene names none
+  double default_friction = 0.0;  // mu of every material pair not listed under friction:
+};
+SceneOptions parse_options(const Field& options);  // `options` may be absent
+
+// materials:, friction: (scene.cpp)
+void parse_materials(const Field& materials, Model& model);
+void parse_friction(const Field& friction, double default_mu, Model& model);
+MaterialId find_material(const Field& name, const Model& model);  // fails on an unknown name
+
+// shapes: (scene_shapes.cpp). Shapes are kept in their own frame; bodies centre them.
+struct NamedShape {
+  Shape shape;
+  int line = 0;  // where it was defined, for messages
+};
+using ShapeLibrary = std::map<std::string, NamedShape>;
+ShapeLibrary parse_shape_library(const Field& shapes, Dimension dimension);
+// One shape map, e.g. {box: [1, 2, 3]}; fails on a shape of the other dimension.
+Shape parse_shape(const Field& spec, Dimension dimension);
+const char* shape_kind_name(const Shape& shape);
+
+// bodies: (scene_bodies.cpp)
+void parse_bodies(const Field& bodies, const ShapeLibrary& shapes, Model& model, State& state);
+
+// orientation and inertia helpers (scene_bodies.cpp)
+Quat parse_orientation(const Field& orientation);
+Mat3 parse_inertia(const Field& inertia, Dimension dimension);
+
+}  // namespace pegsim::scene_detail

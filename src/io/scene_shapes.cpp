@@ -1,0 +1,192 @@
+// shapes: named, reusable shapes, and the inline shape maps of bodies
+// (docs/scene-format.md, "shapes"). Every shape is a map with exactly one key,
+// its kind, e.g. {box: [1, 2, 0.5]} or {regular_polygon: {sides: 6, radius: 1}}.
+// Shapes are built in their own frame; the body that uses one centres it.
+#include "io/scene_parts.hpp"
+
+#include "geometry/polygon.hpp"
+#include "geometry/polyhedron.hpp"
+
+#include <array>
+#include <exception>
+#include <string_view>
+
+namespace pegsim::scene_detail {
+
+namespace {
+
+enum class Dims { Planar, Spatial, Both };
+
+// geometry's reason without its leading "function_name: "
+std::string reason(const char* message) {
+  const std::string m = message;
+  const std::size_t colon = m.find(": ");
+  const bool prefixed = colon != std::string::npos && colon > 0 &&
+                        m.find_first_of(" \t") > colon;  // one word before the colon
+  return prefixed ? m.substr(colon + 2) : m;
+}
+
+// geometry's constructors throw GeometryError; report it at the shape's field
+template <class Build>
+Shape checked(const Field& f, const char* what, Build&& build) {
+  try {
+    return build();
+  } catch (const SceneError&) {
+    throw;
+  } catch (const std::exception& e) {
+    f.fail(std::string("invalid ") + what + ": " + reason(e.what()));
+  }
+}
+
+Vec3 positive_vec3(const Field& f) {
+  const auto items = f.items(3);
+  return Vec3(items[0].positive(), items[1].positive(), items[2].positive());
+}
+
+std::vector<Vec3> points_3d(const Field& f) {
+  std::vector<Vec3> out;
+  for (const Field& p : f.items()) out.push_back(p.vec3());
+  return out;
+}
+
+std::vector<Vec2> points_2d(const Field& f) {
+  std::vector<Vec2> out;
+  for (const Field& p : f.items()) out.push_back(p.vec2());
+  return out;
+}
+
+Shape half_space(const Field& f, Dimension dimension) {
+  f.expect_keys({"normal", "offset"});
+  const Field normal_field = f.require("normal");
+  HalfSpace hs;
+  const Vec3 normal =
+      dimension == Dimension::Planar ? lift(normal_field.vec2()) : normal_field.vec3();
+  if (!(normal.norm() > 1e-12)) normal_field.fail("must not be the zero vector");
+  hs.normal = normal.normalized();
+  if (Field offset = f["offset"]; offset.present()) hs.offset = offset.number();
+  return hs;
+}
+
+Shape polyhedron_with_faces(const Field& f) {
+  f.expect_keys({"vertices", "faces"});
+  const std::vector<Vec3> vertices = points_3d(f.require("vertices"));
+  std::vector<std::vector<int>> faces;
+  for (const Field& face : f.require("faces").items()) {
+    std::vector<int> loop;
+    for (const Field& index : face.items()) {
+      const int i = index.integer();
+      if (i < 0 || i >= static_cast<int>(vertices.size()))
+        index.fail("vertex index out of range (0.." + std::to_string(vertices.size() - 1) +
+                   "), got " + index.describe());
+      loop.push_back(i);
+    }
+    if (loop.size() < 3) face.fail("a face needs at least 3 vertices");
+    faces.push_back(std::move(loop));
+  }
+  return checked(f, "polyhedron", [&] { return Shape(polyhedron_from_faces(vertices, faces)); });
+}
+
+Shape build(std::string_view kind, const Field& f, Dimension dimension) {
+  const bool planar = dimension == Dimension::Planar;
+  // solids
+  if (kind == "box")
+    return checked(f, "box", [&] { return Shape(make_box(positive_vec3(f))); });
+  if (kind == "cube") return checked(f, "cube", [&] { return Shape(make_cube(f.positive())); });
+  if (kind == "tetrahedron")
+    return checked(f, "tetrahedron", [&] { return Shape(make_tetrahedron(f.positive())); });
+  if (kind == "octahedron")
+    return checked(f, "octahedron", [&] { return Shape(make_octahedron(f.positive())); });
+  if (kind == "dodecahedron")
+    return checked(f, "dodecahedron", [&] { return Shape(make_dodecahedron(f.positive())); });
+  if (kind == "icosahedron")
+    return checked(f, "icosahedron", [&] { return Shape(make_icosahedron(f.positive())); });
+  if (kind == "prism") {
+    f.expect_keys({"sides", "radius", "height"});
+    const int sides = f.require("sides").integer_at_least(3);
+    const double radius = f.require("radius").positive();
+    const double height = f.require("height").positive();
+    return checked(f, "prism", [&] { return Shape(make_prism(sides, radius, height)); });
+  }
+  if (kind == "polyhedron") return polyhedron_with_faces(f);
+  // laminae
+  if (kind == "polygon")
+    return checked(f, "polygon", [&] { return Shape(make_polygon(points_2d(f))); });
+  if (kind == "rectangle") {
+    const auto wh = f.items(2);
+    const double w = wh[0].positive(), h = wh[1].positive();
+    return checked(f, "rectangle", [&] { return Shape(make_rectangle(w, h)); });
+  }
+  if (kind == "regular_polygon") {
+    f.expect_keys({"sides", "radius"});
+    const int sides = f.require("sides").integer_at_least(3);
+    const double radius = f.require("radius").positive();
+    return checked(f, "regular polygon", [&] { return Shape(make_regular_polygon(sides, radius)); });
+  }
+  // either dimension
+  if (kind == "hull") {
+    if (planar) return checked(f, "hull", [&] { return Shape(polygon_hull(points_2d(f))); });
+    return checked(f, "hull", [&] { return Shape(polyhedron_from_points(points_3d(f))); });
+  }
+  return half_space(f, dimension);  // half_space, half_plane
+}
+
+struct Kind {
+  std::string_view name;
+  Dims dims;
+};
+constexpr std::array<Kind, 14> kKinds = {{
+    {"box", Dims::Spatial},          {"cube", Dims::Spatial},
+    {"tetrahedron", Dims::Spatial},  {"octahedron", Dims::Spatial},
+    {"dodecahedron", Dims::Spatial}, {"icosahedron", Dims::Spatial},
+    {"prism", Dims::Spatial},        {"polyhedron", Dims::Spatial},
+    {"polygon", Dims::Planar},       {"rectangle", Dims::Planar},
+    {"regular_polygon", Dims::Planar}, {"half_plane", Dims::Planar},
+    {"hull", Dims::Both},            {"half_space", Dims::Both},
+}};
+
+std::string kinds_of(Dims dims) {
+  std::string out;
+  for (const Kind& k : kKinds)
+    if (k.dims == dims || k.dims == Dims::Both)
+      out += (out.empty() ? "" : ", ") + std::string(k.name);
+  return out;
+}
+
+}  // namespace
+
+const char* shape_kind_name(const Shape& shape) {
+  if (is_polyhedron(shape)) return "polyhedron";
+  if (is_polygon(shape)) return "polygon";
+  return "half_space";
+}
+
+Shape parse_shape(const Field& spec, Dimension dimension) {
+  const bool planar = dimension == Dimension::Planar;
+  const Dims scene = planar ? Dims::Planar : Dims::Spatial;
+  if (!spec.is_map())
+    spec.fail("expected a shape map such as {" + std::string(planar ? "rectangle: [1, 2]" : "box: [1, 2, 3]") +
+              "}, got " + spec.describe());
+  const auto entries = spec.entries();
+  if (entries.size() != 1)
+    spec.fail("a shape map has exactly one key, its kind (one of: " + kinds_of(scene) + "), got " +
+              std::to_string(entries.size()));
+  const auto& [name, value] = entries.front();
+  for (const Kind& k : kKinds) {
+    if (k.name != name) continue;
+    if (k.dims != Dims::Both && k.dims != scene)
+      value.fail(std::string(planar ? "3D shape in a 2D scene" : "2D shape in a 3D scene") +
+                 " (shapes of this dimension: " + kinds_of(scene) + ")");
+    return build(name, value, dimension);
+  }
+  value.fail("unknown shape kind '" + name + "' (expected one of: " + kinds_of(scene) + ")");
+}
+
+ShapeLibrary parse_shape_library(const Field& shapes, Dimension dimension) {
+  ShapeLibrary out;
+  if (!shapes.present()) return out;
+  for (const auto& [name, spec] : shapes.entries("shape name"))
+    out.emplace(name, NamedShape{parse_shape(spec, dimension), spec.line()});
+  return out;
+}
+
+}  // namespace pegsim::scene_detail

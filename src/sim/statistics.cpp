@@ -1,0 +1,65 @@
+#include "sim/statistics.hpp"
+
+#include "sim/world.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace pegsim {
+
+RunStatistics::RunStatistics(const Model& model, const State& initial) {
+  energy_initial = energy_final = mechanical_energy(model, initial);
+  momentum_initial = momentum_final = linear_momentum(model, initial);
+}
+
+void RunStatistics::on_step(const Model& model, const State& state, const StepReport& r) {
+  ++steps;
+  const int nc = static_cast<int>(r.contacts.size());
+  contacts_total += nc;
+  contacts_max = std::max(contacts_max, nc);
+  solver_calls += r.solver_calls;
+  solver_failures += r.solver_failures;
+  if (r.solver_calls > 0) {
+    solver_iterations_total += r.solver.iterations;
+    solver_iterations_max = std::max(solver_iterations_max, r.solver.iterations);
+    worst_complementarity = std::max(worst_complementarity, r.solver.complementarity);
+    if (r.solver.regularization_level > 0) ++regularized_solves;
+  }
+  max_penetration = std::max(max_penetration, r.max_penetration);
+  energy_final = mechanical_energy(model, state);
+  energy_max_rise = std::max(energy_max_rise, energy_final - energy_initial);
+  momentum_final = linear_momentum(model, state);
+  for (int s = 0; s < static_cast<int>(Stage::Count); ++s) total_time.seconds[s] += r.profile.seconds[s];
+}
+
+std::string RunStatistics::summary(double wall_seconds) const {
+  std::string out;
+  char line[256];
+  auto add = [&](const char* fmt, auto... args) {
+    std::snprintf(line, sizeof line, fmt, args...);
+    out += line;
+  };
+  const double n = std::max<long>(steps, 1);
+  add("steps                 %ld\n", steps);
+  add("contacts per step     mean %.2f, max %d\n", contacts_total / n, contacts_max);
+  add("solver calls          %ld, failures %ld, regularized %d\n", solver_calls, solver_failures, regularized_solves);
+  add("solver iterations     mean %.2f, max %d per step\n", solver_iterations_total / n, solver_iterations_max);
+  add("worst complementarity %.3g\n", worst_complementarity);
+  add("largest penetration   %.3g m\n", max_penetration);
+  const double scale = std::max(1.0, std::abs(energy_initial));
+  add("energy                initial %.6g J, final %.6g J, drift %.3g (relative), largest rise %.3g J\n",
+      energy_initial, energy_final, (energy_final - energy_initial) / scale, energy_max_rise);
+  const double pscale = std::max(1e-300, momentum_initial.norm());
+  add("momentum              initial (%.6g, %.6g, %.6g), final (%.6g, %.6g, %.6g), drift |dp|/|p0| %.3g\n",
+      momentum_initial.x(), momentum_initial.y(), momentum_initial.z(), momentum_final.x(), momentum_final.y(),
+      momentum_final.z(), momentum_initial.norm() > 0 ? (momentum_final - momentum_initial).norm() / pscale : 0.0);
+  double total = 0.0;
+  for (double s : total_time.seconds) total += s;
+  add("time per step         %.1f us (wall %.3f s)\n", 1e6 * total / n, wall_seconds);
+  for (int s = 0; s < static_cast<int>(Stage::Count); ++s)
+    add("  %-20s %9.1f us  %5.1f%%\n", kStageNames[s], 1e6 * total_time.seconds[s] / n,
+        total > 0 ? 100.0 * total_time.seconds[s] / total : 0.0);
+  return out;
+}
+
+}  // namespace pegsim

@@ -1,0 +1,35 @@
+// Run statistics: an observer that accumulates what the CLI summary prints.
+#pragma once
+
+#include "sim/model.hpp"
+#include "sim/state.hpp"
+#include "sim/step_report.hpp"
+
+#include <string>
+
+namespace pegsim {
+
+class RunStatistics final : public StepObserver {
+ public:
+  RunStatistics(const Model& model, const State& initial);
+  void on_step(const Model& model, const State& state, const StepReport& report) override;
+
+  long steps = 0;
+  long contacts_total = 0;
+  int contacts_max = 0;
+  long solver_iterations_total = 0;
+  int solver_iterations_max = 0;
+  long solver_calls = 0;
+  long solver_failures = 0;
+  int regularized_solves = 0;
+  double worst_complementarity = 0.0;
+  double max_penetration = 0.0;
+  double energy_initial = 0.0, energy_final = 0.0, energy_max_rise = 0.0;
+  Vec3 momentum_initial = Vec3::Zero(), momentum_final = Vec3::Zero();
+  StepProfile total_time;  // seconds per stage, summed over steps
+
+  // Multi-line human-readable summary.
+  std::string summary(double wall_seconds) const;
+};
+
+}  // namespace pegsim

@@ -1,0 +1,288 @@
+#include "sim/world.hpp"
+
+#include "collision/narrowphase.hpp"
+#include "dynamics/integration.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+namespace pegsim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Times one stage of the step into the report's profile.
+class StageTimer {
+ public:
+  StageTimer(StepProfile& profile, Stage stage) : profile_(profile), stage_(stage), start_(Clock::now()) {}
+  ~StageTimer() { profile_[stage_] += std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+ private:
+  StepProfile& profile_;
+  Stage stage_;
+  Clock::time_point start_;
+};
+
+double bounding_radius(const Shape& shape) {
+  if (const auto* p = std::get_if<Polyhedron>(&shape)) return p->bounding_radius;
+  if (const auto* p = std::get_if<Polygon>(&shape)) return p->bounding_radius;
+  return 0.0;
+}
+
+SolverOptions solver_options(const SimOptions& o) {
+  SolverOptions s;
+  s.tolerance = o.solver_tolerance;
+  s.max_iterations = o.solver_max_iterations;
+  return s;
+}
+
+// Pose after one step of free motion: where the broadphase box must reach.
+Pose predicted_pose(const BodyState& s, const Vec6& nu, double h, bool planar) {
+  Pose p = s.pose;
+  p.position += h * nu.head<3>();
+  const Vec3 w = nu.tail<3>();
+  const double angle = h * w.norm();
+  if (angle > 0.0) {
+    if (planar) p.orientation = Quat(Eigen::AngleAxisd(s.theta + h * w.z(), Vec3::UnitZ()));
+    else p.orientation = (Quat(Eigen::AngleAxisd(angle, w.normalized())) * s.pose.orientation).normalized();
+  }
+  return p;
+}
+
+}  // namespace
+
+World::World(Model model, State state) : model_(std::move(model)), state_(std::move(state)) {
+  if (state_.bodies.size() != model_.bodies.size())
+    throw std::invalid_argument("World: state has " + std::to_string(state_.bodies.size()) +
+                                " bodies, model has " + std::to_string(model_.bodies.size()));
+  set_contact_model(model_.options.model);
+  set_solver(model_.options.solver);
+}
+
+void World::set_solver(const std::string& name) {
+  auto solver = make_solver(name, solver_options(model_.options));
+  if (!solver) {
+    std::string known;
+    for (const std::string& s : solver_names()) known += (known.empty() ? "" : ", ") + s;
+    throw std::invalid_argument("unknown solver '" + name + "' (available: " + known + ")");
+  }
+  solver_ = std::move(solver);
+  model_.options.solver = name;
+}
+
+void World::set_contact_model(ContactModelKind kind) {
+  contact_model_ = make_contact_model(kind);
+  model_.options.model = kind;
+}
+
+void World::set_time_step(double h) {
+  if (!(h > 0.0) || !std::isfinite(h)) throw std::invalid_argument("time step must be positive");
+  model_.options.h = h;
+}
+
+// The largest distance a point of the body can travel in one step: the
+// estimate of thesis eq. 5.1, in a dimensionally consistent form. As printed,
+// eq. 5.1 multiplies the accelerations by h instead of h^2 and leaves out the
+// rotational speed term |w| r h; here
+//   eps_i = h (|v| + |w| r) + h^2/2 (|a| + |alpha| r)
+// with a = f/m + g and alpha = J^-1 (tau - w x J w), r the bounding radius.
+// A pair's contact distance is the sum of its two bodies' (both may approach).
+double World::contact_distance(std::uint32_t i) const {
+  const BodyModel& body = model_.bodies[i];
+  if (!model_.options.eps_auto) return 0.5 * model_.options.eps;
+  if (body.is_static) return 0.0;
+  const BodyState& s = state_.bodies[i];
+  const double h = model_.options.h;
+  const double r = bounding_radius(body.shape);
+  const Dimension dim = model_.options.dimension;
+  const InverseMass minv = world_inverse_mass(body, s, dim);
+  const Vec6 accel = minv.apply(external_impulse(body, s, model_.options.gravity, 1.0, dim));
+  const double eps = h * (s.linear_velocity.norm() + s.angular_velocity.norm() * r) +
+                     0.5 * h * h * (accel.head<3>().norm() + accel.tail<3>().norm() * r);
+  return std::max(eps, 1e-9);
+}
+
+const StepReport& World::step() {
+  report_.contacts.clear();
+  report_.impulses.clear();
+  report_.profile = StepProfile{};
+  report_.solver = SolverResult{};
+  report_.solver.status = SolverStatus::Solved;
+  report_.solver_calls = 0;
+  report_.solver_failures = 0;
+  report_.problem_size = 0;
+  report_.step = state_.step;
+  const double h = model_.options.h;
+  const Dimension dim = model_.options.dimension;
+  const std::size_t nb = model_.bodies.size();
+
+  // free velocities nu* = nu + M^-1 p_ext (eq. 2.30 without contact impulses)
+  inverse_mass_.resize(nb);
+  free_velocity_.resize(nb);
+  for (std::size_t i = 0; i < nb; ++i) {
+    const BodyModel& body = model_.bodies[i];
+    const BodyState& s = state_.bodies[i];
+    inverse_mass_[i] = world_inverse_mass(body, s, dim);
+    free_velocity_[i] = velocity_of(s);
+    if (!body.is_static)
+      free_velocity_[i] += inverse_mass_[i].apply(external_impulse(body, s, model_.options.gravity, h, dim));
+  }
+
+  find_contacts();
+
+  std::vector<Vec6> velocity = free_velocity_;
+  {
+    StageTimer timer(report_.profile, Stage::ContactModel);
+    contact_model_->build(model_, contacts_, constraints_);
+  }
+  if (!constraints_.contacts.empty()) solve(velocity);
+
+  {
+    StageTimer timer(report_.profile, Stage::Integration);
+    integrate(model_, velocity, h, state_);
+    for (BodyState& s : state_.bodies) {
+      s.force.setZero();
+      s.torque.setZero();
+    }
+    state_.time += h;
+    ++state_.step;
+    report_.time = state_.time;
+  }
+  {
+    StageTimer timer(report_.profile, Stage::Observers);
+    for (StepObserver* o : observers_) o->on_step(model_, state_, report_);
+  }
+  return report_;
+}
+
+// broadphase + narrowphase: every feature pair within each pair's contact distance
+void World::find_contacts() {
+  const std::size_t nb = model_.bodies.size();
+  const bool planar = model_.options.dimension == Dimension::Planar;
+  {
+    StageTimer timer(report_.profile, Stage::Broadphase);
+    boxes_.resize(nb);
+    is_static_.resize(nb);
+    body_eps_.resize(nb);
+    for (std::size_t i = 0; i < nb; ++i) {
+      const BodyState& s = state_.bodies[i];
+      body_eps_[i] = contact_distance(static_cast<std::uint32_t>(i));
+      is_static_[i] = model_.bodies[i].is_static;
+      const Pose next = predicted_pose(s, free_velocity_[i], model_.options.h, planar);
+      boxes_[i] = swept_box(model_.bodies[i].shape, s.pose, next, body_eps_[i]);
+    }
+    broadphase_.find_pairs(boxes_, is_static_, pairs_);
+  }
+  StageTimer timer(report_.profile, Stage::Narrowphase);
+  contacts_.clear();
+  NarrowphaseParams params;
+  params.eps_theta = model_.options.eps_theta;
+  for (const BodyPair& pair : pairs_) {
+    params.eps = body_eps_[pair.a] + body_eps_[pair.b];
+    const BodyGeometry a{pair.a, &model_.bodies[pair.a].shape, state_.bodies[pair.a].pose};
+    const BodyGeometry b{pair.b, &model_.bodies[pair.b].shape, state_.bodies[pair.b].pose};
+    pegsim::find_contacts(a, b, params, contacts_);
+  }
+  double penetration = 0.0;
+  for (const Contact& c : contacts_) penetration = std::max(penetration, -c.gap);
+  report_.max_penetration = penetration;
+}
+
+void World::solve(std::vector<Vec6>& velocity) {
+  {
+    StageTimer timer(report_.profile, Stage::Formulation);
+    FormulationInput in;
+    in.model = &model_;
+    in.state = &state_;
+    in.inverse_mass = &inverse_mass_;
+    in.free_velocity = &free_velocity_;
+    in.h = model_.options.h;
+    build_problem(model_.options.formulation, in, constraints_, problem_);
+    warm_start(z_);
+  }
+  {
+    StageTimer timer(report_.profile, Stage::Solver);
+    report_.solver = solver_->solve(problem_.lcp, z_);
+    ++report_.solver_calls;
+    report_.problem_size += problem_.lcp.size();
+    if (!report_.solver.ok()) ++report_.solver_failures;
+    if (!z_.allFinite()) {  // never integrate a NaN: drop the impulses, report the failure
+      z_.setZero();
+      report_.solver.status = SolverStatus::NumericalFailure;
+      report_.solver.message = "solver returned non-finite impulses; contact impulses dropped";
+    }
+  }
+  StageTimer timer(report_.profile, Stage::Integration);
+  apply_impulses(problem_, z_, inverse_mass_, velocity);
+  remember_solution(z_);
+  // per-contact impulses for observers
+  const int nc = static_cast<int>(constraints_.contacts.size());
+  report_.contacts.resize(nc);
+  report_.impulses.resize(nc);
+  for (int c = 0; c < nc; ++c) {
+    report_.contacts[c] = constraints_.contacts[c].contact;
+    ContactImpulse& imp = report_.impulses[c];
+    imp.normal = z_(problem_.normal_var[c]);
+    imp.friction.setZero();
+    const int f = problem_.first_friction_var[c];
+    if (f >= 0)
+      for (int k = 0; k < problem_.friction_directions; ++k)
+        imp.friction += z_(f + k) * problem_.friction_direction[f + k];
+  }
+}
+
+// Last step's impulses for contacts between the same features (the LCP's
+// variables are in contact order, so the guess is assembled per contact).
+void World::warm_start(VecX& z) const {
+  z.setZero(problem_.lcp.size());
+  for (std::size_t c = 0; c < constraints_.contacts.size(); ++c) {
+    const Contact& k = constraints_.contacts[c].contact;
+    auto it = previous_impulses_.find({k.body_a, k.body_b, static_cast<int>(k.kind), k.feature_a, k.feature_b});
+    if (it == previous_impulses_.end()) continue;
+    const std::vector<double>& p = it->second;
+    z(problem_.normal_var[c]) = p[0];
+    const int f = problem_.first_friction_var[c];
+    if (f >= 0 && static_cast<int>(p.size()) == problem_.friction_directions + 2) {
+      for (int d = 0; d < problem_.friction_directions; ++d) z(f + d) = p[1 + d];
+      z(problem_.slip_var[c]) = p.back();
+    }
+  }
+}
+
+void World::remember_solution(const VecX& z) {
+  previous_impulses_.clear();
+  for (std::size_t c = 0; c < constraints_.contacts.size(); ++c) {
+    const Contact& k = constraints_.contacts[c].contact;
+    std::vector<double> p{z(problem_.normal_var[c])};
+    const int f = problem_.first_friction_var[c];
+    if (f >= 0) {
+      for (int d = 0; d < problem_.friction_directions; ++d) p.push_back(z(f + d));
+      p.push_back(z(problem_.slip_var[c]));
+    }
+    previous_impulses_[{k.body_a, k.body_b, static_cast<int>(k.kind), k.feature_a, k.feature_b}] = std::move(p);
+  }
+}
+
+double mechanical_energy(const Model& model, const State& state) {
+  double e = 0.0;
+  for (std::size_t i = 0; i < model.bodies.size(); ++i) {
+    const BodyModel& b = model.bodies[i];
+    if (b.is_static) continue;
+    const BodyState& s = state.bodies[i];
+    const Mat3 J = world_inertia(b, s, model.options.dimension);
+    e += 0.5 * b.mass * s.linear_velocity.squaredNorm() + 0.5 * s.angular_velocity.dot(J * s.angular_velocity) -
+         b.mass * model.options.gravity.dot(s.pose.position);
+  }
+  return e;
+}
+
+Vec3 linear_momentum(const Model& model, const State& state) {
+  Vec3 p = Vec3::Zero();
+  for (std::size_t i = 0; i < model.bodies.size(); ++i)
+    if (!model.bodies[i].is_static) p += model.bodies[i].mass * state.bodies[i].linear_velocity;
+  return p;
+}
+
+}  // namespace pegsim

@@ -1,0 +1,64 @@
+// Pieces every LCP solver shares: the problem check, the residual test, the
+// clock, and the registry list.
+//
+// Adding a solver: one .cpp file defining `make_<name>_solver`, plus one
+// PEGSIM_SOLVER line in PEGSIM_SOLVER_LIST below.
+#pragma once
+
+#include "solvers/lcp.hpp"
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace pegsim {
+
+// X-macro: (registry name, factory function). One line per solver.
+#define PEGSIM_SOLVER_LIST(PEGSIM_SOLVER) \
+  PEGSIM_SOLVER("lemke", make_lemke_solver) \
+  PEGSIM_SOLVER("pgs", make_pgs_solver)
+
+#define PEGSIM_DECLARE_SOLVER_FACTORY(name, factory) \
+  std::unique_ptr<LcpSolver> factory(const SolverOptions& options);
+PEGSIM_SOLVER_LIST(PEGSIM_DECLARE_SOLVER_FACTORY)
+#undef PEGSIM_DECLARE_SOLVER_FACTORY
+
+namespace solver_detail {
+
+// Residuals of z given w = A z + b already computed (see SolverResult).
+void residuals_from_w(const LcpProblem& problem, const VecX& z, const VecX& w,
+                      SolverResult& result);
+
+// The acceptance threshold of SolverOptions::tolerance: tolerance * (1 + |b|_inf).
+double residual_threshold(const LcpProblem& problem, double tolerance);
+
+// Both residuals of `result` within residual_threshold.
+bool within_tolerance(const LcpProblem& problem, const SolverResult& result, double tolerance);
+
+// max(complementarity, feasibility): one number to compare candidate solutions.
+inline double residual_norm(const SolverResult& r) {
+  return r.complementarity > r.feasibility ? r.complementarity : r.feasibility;
+}
+
+// Shape and finiteness checks. True when the problem is well formed; otherwise
+// fills result.status and result.message (solvers report, never throw).
+bool check_problem(const LcpProblem& problem, std::string_view solver, SolverResult& result);
+
+bool is_free(const LcpProblem& problem, int i);
+RowRole role_of(const LcpProblem& problem, int i);
+int contact_of(const LcpProblem& problem, int i);
+
+class Stopwatch {
+ public:
+  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace solver_detail
+}  // namespace pegsim

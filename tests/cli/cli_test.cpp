@@ -1,0 +1,73 @@
+// The pegsim command line, run as a user would: separate processes.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+namespace {
+
+struct Output {
+  int status;
+  std::string text;
+};
+
+Output run(const std::string& args) {
+  const std::string cmd = std::string(PEGSIM_CLI) + " " + args + " 2>&1";
+  Output out{0, ""};
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf;
+  while (std::fgets(buf.data(), buf.size(), pipe)) out.text += buf.data();
+  out.status = pclose(pipe);
+  return out;
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+const std::string kScenes = PEGSIM_SCENES_DIR;
+
+TEST(Cli, RunsTheBuiltInSceneAndPrintsTheSummary) {
+  const Output o = run("run --steps 50");
+  ASSERT_EQ(o.status, 0) << o.text;
+  for (const char* field : {"steps", "contacts per step", "solver iterations", "failures", "largest penetration",
+                            "energy", "momentum", "time per step", "narrowphase", "solver"})
+    EXPECT_NE(o.text.find(field), std::string::npos) << "summary lacks '" << field << "':\n" << o.text;
+}
+
+TEST(Cli, RecordingsFromTwoProcessesAreByteIdentical) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto a = dir / "pegsim_cli_a.h5", b = dir / "pegsim_cli_b.h5";
+  for (const auto& path : {a, b}) {
+    const Output o = run("run " + kScenes + "/box-stack-2d.yaml --steps 400 --quiet --record " + path.string());
+    ASSERT_EQ(o.status, 0) << o.text;
+  }
+  const std::string x = slurp(a), y = slurp(b);
+  ASSERT_GT(x.size(), 1000u);
+  EXPECT_TRUE(x == y);
+  std::filesystem::remove(a);
+  std::filesystem::remove(b);
+}
+
+TEST(Cli, MalformedSceneFailsWithFileLineAndField) {
+  const auto path = std::filesystem::temp_directory_path() / "pegsim_cli_bad.yaml";
+  std::ofstream(path) << "options:\n  dimension: 3\n  h: -0.01\nbodies: []\n";
+  const Output o = run("run " + path.string());
+  EXPECT_NE(o.status, 0);
+  EXPECT_NE(o.text.find(path.string() + ":3"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("h"), std::string::npos) << o.text;
+  std::filesystem::remove(path);
+}
+
+TEST(Cli, UnknownSolverIsAnErrorNotACrash) {
+  const Output o = run("run --steps 1 --solver nosuch");
+  EXPECT_NE(o.status, 0);
+  EXPECT_NE(o.text.find("unknown solver 'nosuch'"), std::string::npos) << o.text;
+}
+
+}  // namespace
