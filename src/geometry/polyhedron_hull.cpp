@@ -5,11 +5,13 @@
 // 8.0 headers do not compile as C++20 under GCC 12 (template-id constructors,
 // removed in C++20), and pegsim builds as C++20.
 //
-// qhull pre-merges coplanar facets (option "C-n", see run_qhull), so each
-// qhull facet is already a merged convex polygon; its vertices come unordered and are ordered here by angle about
-// the outward normal. Everything that qhull might order differently (facet
-// list, vertex sets) is re-sorted by input index, so the result depends only
-// on the input points and their order:
+// Steps: reject flat / non-finite input; drop near-duplicate points; run qhull
+// with pre-merging of coplanar facets ("C-n"), so each qhull facet is already
+// a merged convex polygon; order each facet's (unordered) vertices by angle
+// about its outward normal; drop points left on a ridge between two merged
+// facets; renumber and sort; build_adjacency() and validate(). Everything
+// qhull might order differently is re-sorted, so the result depends only on
+// the input points and their order:
 // - vertices: the hull's extreme points in increasing input index;
 // - each loop: CCW from outside, rotated to start at its smallest index;
 // - faces: sorted lexicographically by their loops.

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -53,6 +54,36 @@ bool solve_active_set(const LcpProblem& p, const std::vector<int>& J, VecX& z,
   return true;
 }
 
+// The active set guessed from a warm start: the support of z, plus, for a
+// Stewart-Trinkle contact whose slip s > 0 but whose friction impulses are all
+// zero (a separating contact that slides: p_n = 0), its friction row of least
+// w. That row's w_f = v_f + s = 0 is the equation that fixes s (eq. 2.21);
+// without it the slip row of A_JJ is zero and the system singular.
+std::vector<int> guess_active_set(const LcpProblem& p, const VecX& z) {
+  const int n = p.size();
+  std::vector<int> J;
+  for (int i = 0; i < n; ++i)
+    if (z(i) > 0.0) J.push_back(i);
+  if (p.role.empty() || p.contact_of.empty()) return J;
+  std::vector<int> slip_of_normal(n, -1);
+  for (int i = 0; i < n; ++i)
+    if (p.role[i] == RowRole::Slip && z(i) > 0.0 && p.contact_of[i] >= 0)
+      slip_of_normal[p.contact_of[i]] = i;
+  std::vector<int> least(n, -1);  // per normal row: friction row of least w, -1 if any p_f > 0
+  std::vector<char> has_impulse(n, 0);
+  const VecX w = p.A * z + p.b;
+  for (int f = 0; f < n; ++f) {
+    const int c = p.contact_of[f];
+    if (p.role[f] != RowRole::Friction || c < 0 || slip_of_normal[c] < 0) continue;
+    if (z(f) > 0.0) has_impulse[c] = 1;
+    if (least[c] < 0 || w(f) < w(least[c])) least[c] = f;
+  }
+  for (int c = 0; c < n; ++c)
+    if (least[c] >= 0 && !has_impulse[c]) J.push_back(least[c]);
+  std::sort(J.begin(), J.end());
+  return J;
+}
+
 // y >= 0, A'y <= 0, b'y < 0 up to rounding (see lemke.hpp).
 bool is_farkas_certificate(const LcpProblem& p, VecX y) {
   y = y.cwiseMax(0.0);
@@ -93,6 +124,12 @@ VecX equilibration(const MatX& A) {
     D(i) = row > 0.0 && col > 0.0 ? 1.0 / std::sqrt(row * col) : 1.0;
   }
   return D;
+}
+
+std::string scientific(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", x);
+  return buf;
 }
 
 SolverStatus failure_status(PivotOutcome o) {
@@ -141,10 +178,7 @@ SolverResult LemkeSolver::solve(const LcpProblem& problem, VecX& z) {
   VecX candidate;
   SolverResult trial;
   if ((z.array() > 0.0).any()) {
-    std::vector<int> support;
-    for (int i = 0; i < n; ++i)
-      if (z(i) > 0.0) support.push_back(i);
-    if (solve_active_set(problem, support, candidate)) {
+    if (solve_active_set(problem, guess_active_set(problem, z), candidate)) {
       measure_residuals(problem, candidate, trial);
       if (solver_detail::within_tolerance(problem, trial, tol)) {
         z = candidate;
@@ -213,8 +247,8 @@ SolverResult LemkeSolver::solve(const LcpProblem& problem, VecX& z) {
         result.feasibility = trial.feasibility;
         return finish(SolverStatus::Solved, {});
       }
-      log += " level " + std::to_string(level) + ": residual " +
-             std::to_string(residual_norm(trial)) + " above tolerance;";
+      log += " level " + std::to_string(level) + ": residual " + scientific(residual_norm(trial)) +
+             " above tolerance;";
     } else {
       if (run.outcome == PivotOutcome::Ray &&
           (has_row_certificate(problem) ||

@@ -8,10 +8,20 @@
 //   3. complementary pivoting (lemke_pivoting.hpp) on the scaled problem, then
 //      a polish: the linear system of the final active set is re-solved on the
 //      original data, and the better of the two candidates is kept.
-//   4. on a ray, the pivot limit, or numerical trouble: the Tikhonov ladder
-//      A + delta I, delta = {1e-12, 1e-10, 1e-8, 1e-6} * |A|_inf, recording
-//      SolverResult::regularization_level (1..4). Residuals are always those
-//      of the ORIGINAL problem.
+//   4. on a ray, the pivot limit, or numerical trouble (a residual above the
+//      tolerance after the polish): the Tikhonov ladder M + delta I with
+//      delta = {1e-12, 1e-10, 1e-8, 1e-6} * |M|_inf, M the equilibrated
+//      problem below, recording SolverResult::regularization_level (1..4).
+//      Each rung's active set is polished on the original data (LU, then a
+//      rank-revealing minimum-norm solve for singular, redundant-contact
+//      systems, then the rung's own regularised system). Residuals are always
+//      those of the ORIGINAL problem; Solved only when they meet the tolerance.
+// Scaling: pivoting runs on M = D A D / alpha, q = D b / (alpha beta) with
+// D_i = A_ii^-1/2 (rows with a positive diagonal; slip rows get the geometric
+// mean of their row and column sizes), alpha = max |DAD|, beta making
+// |q|_inf = 1. This keeps bodies of very different masses comparable; the
+// covering vector (ones for M) is D^-1 1 for A. Pivot limit: 50 n + 10 unless
+// SolverOptions::max_iterations is set.
 // A ray ends with Infeasible only when a Farkas certificate is checked on the
 // original data: y >= 0 with A'y <= 0 and b'y < 0 (then y'(Az + b) < 0 for
 // every z >= 0, so no feasible z exists). Lemke's ray supplies such a y when A

@@ -30,6 +30,8 @@
 
 #include "solvers/lcp.hpp"
 
+#include <vector>
+
 namespace pegsim {
 
 class PgsSolver final : public LcpSolver {
@@ -46,5 +48,6 @@ class PgsSolver final : public LcpSolver {
 
 // Euclidean projection of y onto {x >= 0, sum x <= cap} (cap >= 0), in place.
 void project_onto_capped_simplex(VecX& y, double cap);
+void project_onto_capped_simplex(VecX& y, double cap, std::vector<double>& scratch);
 
 }  // namespace pegsim

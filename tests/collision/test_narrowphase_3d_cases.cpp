@@ -184,7 +184,13 @@ TEST(Narrowphase3d, StackOfTenBoxesIsFast) {
   params.eps = 0.01;
   std::vector<Contact> out;
   out.reserve(1024);
+#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
   const int reps = 2000;
+  const bool timed = true;
+#else  // unoptimised or instrumented build: run, but do not time
+  const int reps = 5;
+  const bool timed = false;
+#endif
   const auto t0 = std::chrono::steady_clock::now();
   std::size_t total = 0;
   for (int r = 0; r < reps; ++r) {
@@ -196,7 +202,9 @@ TEST(Narrowphase3d, StackOfTenBoxesIsFast) {
   const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / reps;
   std::printf("10-box stack narrowphase: %.2f us per step, %zu contacts\n", us, total / reps);
   EXPECT_GE(total / reps, 36u);  // at least the 4 corners of every interface
-  EXPECT_LT(us, 1000.0);
+  if (timed) {
+    EXPECT_LT(us, 1000.0);  // generous: the whole step's budget; measured ~25 us
+  }
 }
 
 }  // namespace

@@ -67,6 +67,23 @@ TEST(Lemke, WarmStartFromTheSolutionNeedsNoPivot) {
   EXPECT_LE((warm - z).cwiseAbs().maxCoeff(), 1e-10);
 }
 
+TEST(Lemke, WarmStartSolvesStewartTrinkleStepsWithoutPivoting) {
+  // Separating contacts that slide have s > 0 with p_n = p_f = 0: the warm
+  // start must add the friction row that fixes s to the support's active set.
+  std::mt19937 rng(13);
+  for (int rep = 0; rep < 8; ++rep) {
+    const test::StewartTrinkleStep st = test::random_stewart_trinkle(rng, 3 + rep, 4 + 2 * rep, 4);
+    VecX z;
+    const SolverResult cold = solve_lemke(st.lcp, z);
+    ASSERT_EQ(cold.status, SolverStatus::Solved);
+    VecX warm = z;
+    const SolverResult r = solve_lemke(st.lcp, warm);
+    EXPECT_EQ(r.status, SolverStatus::Solved);
+    EXPECT_EQ(r.iterations, 0) << "scene " << rep;
+    EXPECT_LE(test::stewart_trinkle_violation(st, warm), threshold(st.lcp));
+  }
+}
+
 TEST(Lemke, AWrongWarmStartFallsBackToPivoting) {
   std::mt19937 rng(12);
   const LcpProblem p = test::random_spd_lcp(rng, 30);
