@@ -179,6 +179,7 @@ void World::find_contacts() {
   contacts_.clear();
   NarrowphaseParams params;
   params.eps_theta = model_.options.eps_theta;
+  params.eps_feasible = model_.options.eps_feasible;
   for (const BodyPair& pair : pairs_) {
     params.eps = body_eps_[pair.a] + body_eps_[pair.b];
     const BodyGeometry a{pair.a, &model_.bodies[pair.a].shape, state_.bodies[pair.a].pose};

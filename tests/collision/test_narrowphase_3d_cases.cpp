@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -171,40 +170,6 @@ TEST(Narrowphase3d, ParallelEdgesGiveNoEdgeEdgeContact) {
       EXPECT_TRUE(c.primary);
     }
   EXPECT_EQ(facet_contacts, 8);  // 4 corners each way
-}
-
-TEST(Narrowphase3d, StackOfTenBoxesIsFast) {
-  const Shape box = make_box(Vec3(1, 1, 1));
-  std::vector<Pose> poses;
-  std::mt19937_64 rng(5);
-  for (int i = 0; i < 10; ++i)
-    poses.push_back(at(Vec3(uniform(rng, -0.01, 0.01), uniform(rng, -0.01, 0.01), i * 1.0005),
-                       Quat(Eigen::AngleAxisd(uniform(rng, -0.01, 0.01), Vec3::UnitZ()))));
-  NarrowphaseParams params;
-  params.eps = 0.01;
-  std::vector<Contact> out;
-  out.reserve(1024);
-#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
-  const int reps = 2000;
-  const bool timed = true;
-#else  // unoptimised or instrumented build: run, but do not time
-  const int reps = 5;
-  const bool timed = false;
-#endif
-  const auto t0 = std::chrono::steady_clock::now();
-  std::size_t total = 0;
-  for (int r = 0; r < reps; ++r) {
-    out.clear();
-    for (std::uint32_t i = 0; i + 1 < 10; ++i)
-      find_contacts(BodyGeometry{i, &box, poses[i]}, BodyGeometry{i + 1, &box, poses[i + 1]}, params, out);
-    total += out.size();
-  }
-  const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / reps;
-  std::printf("10-box stack narrowphase: %.2f us per step, %zu contacts\n", us, total / reps);
-  EXPECT_GE(total / reps, 36u);  // at least the 4 corners of every interface
-  if (timed) {
-    EXPECT_LT(us, 1000.0);  // generous: the whole step's budget; measured ~25 us
-  }
 }
 
 }  // namespace

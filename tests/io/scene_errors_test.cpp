@@ -4,7 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace pegsim::test {
 namespace {
@@ -282,6 +286,43 @@ TEST(SceneErrors, FileNamesAndLinesFromFiles) {
     EXPECT_NE(std::string(e.what()).find(dir + "/no_such_scene.yaml: cannot open the scene file"), std::string::npos)
         << e.what();
   }
+}
+
+// A cheap fuzz: mangled versions of a valid scene either load or throw
+// SceneError, never anything else.
+TEST(SceneErrors, MangledScenesFailCleanly) {
+  std::ifstream in(std::string(PEGSIM_TEST_DATA_DIR) + "/two_boxes.yaml");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  std::vector<std::string> variants;
+  for (std::size_t n = 0; n < text.size(); n += 5) variants.push_back(text.substr(0, n));  // cut short
+  std::vector<std::string> lines;
+  std::istringstream line_stream(text);
+  for (std::string line; std::getline(line_stream, line);) lines.push_back(line);
+  const std::regex number(R"(-?[0-9][0-9.e-]*)");
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    auto joined = [&](const std::string& replacement) {
+      std::string out;
+      for (std::size_t j = 0; j < lines.size(); ++j) out += (j == i ? replacement : lines[j]) + "\n";
+      return out;
+    };
+    variants.push_back(joined(""));  // a line dropped
+    for (const char* junk : {"x", "-1", "0", ".nan", "[]", "{}", "[1, [2]]", "1e999", "~", "'3'"})
+      variants.push_back(joined(std::regex_replace(lines[i], number, junk, std::regex_constants::format_first_only)));
+  }
+  int rejected = 0;
+  for (const std::string& v : variants) {
+    try {
+      load_scene_string(v, "mangled.yaml");
+    } catch (const SceneError& e) {
+      ++rejected;
+      EXPECT_EQ(std::string(e.what()).rfind("mangled.yaml:", 0), 0u) << e.what();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "not a SceneError: " << e.what() << "\n" << v;
+    }
+  }
+  EXPECT_GT(rejected, 100);
 }
 
 }  // namespace
