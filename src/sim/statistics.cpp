@@ -19,6 +19,7 @@ void RunStatistics::on_step(const Model& model, const State& state, const StepRe
   contacts_max = std::max(contacts_max, nc);
   solver_calls += r.solver_calls;
   solver_failures += r.solver_failures;
+  solver_recoveries += r.solver_recoveries;
   if (r.solver_calls > 0) {
     solver_iterations_total += r.solver.iterations;
     solver_iterations_max = std::max(solver_iterations_max, r.solver.iterations);
@@ -42,7 +43,8 @@ std::string RunStatistics::summary(double wall_seconds) const {
   const double n = std::max<long>(steps, 1);
   add("steps                 %ld\n", steps);
   add("contacts per step     mean %.2f, max %d\n", contacts_total / n, contacts_max);
-  add("solver calls          %ld, failures %ld, regularized %d\n", solver_calls, solver_failures, regularized_solves);
+  add("solver calls          %ld, failures %ld (recovered without psi/h: %ld), regularized %d\n", solver_calls,
+      solver_failures, solver_recoveries, regularized_solves);
   add("solver iterations     mean %.2f, max %d per step\n", solver_iterations_total / n, solver_iterations_max);
   add("worst complementarity %.3g\n", worst_complementarity);
   add("largest penetration   %.3g m\n", max_penetration);

@@ -21,6 +21,7 @@ class RunStatistics final : public StepObserver {
   int solver_iterations_max = 0;
   long solver_calls = 0;
   long solver_failures = 0;
+  long solver_recoveries = 0;
   int regularized_solves = 0;
   double worst_complementarity = 0.0;
   double max_penetration = 0.0;

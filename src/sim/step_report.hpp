@@ -39,8 +39,10 @@ struct StepReport {
   SolverResult solver;                    // of the (last) solve this step; Solved if no contacts
   int solver_calls = 0;                   // islands / problems solved this step
   int solver_failures = 0;                // calls that did not end Solved
+  int solver_recoveries = 0;              // failures recovered by re-solving without the psi/h term
   int problem_size = 0;                   // LCP variables, summed over problems
-  double max_penetration = 0.0;           // max(0, -gap) over contacts after the step (m)
+  double max_penetration = 0.0;           // max(0, -gap) over the contacts found at the start of
+                                          // this step, i.e. in the state the previous step produced (m)
   StepProfile profile;
 };
 

@@ -208,7 +208,10 @@ void World::solve(std::vector<Vec6>& velocity) {
     report_.solver = solver_->solve(problem_.lcp, z_);
     ++report_.solver_calls;
     report_.problem_size += problem_.lcp.size();
-    if (!report_.solver.ok()) ++report_.solver_failures;
+    if (!report_.solver.ok()) {
+      ++report_.solver_failures;
+      recover_without_stabilization();
+    }
     if (!z_.allFinite()) {  // never integrate a NaN: drop the impulses, report the failure
       z_.setZero();
       report_.solver.status = SolverStatus::NumericalFailure;
@@ -232,6 +235,32 @@ void World::solve(std::vector<Vec6>& velocity) {
       for (int k = 0; k < problem_.friction_directions; ++k)
         imp.friction += z_(f + k) * problem_.friction_direction[f + k];
   }
+}
+
+// A Stewart-Trinkle problem with penetrating contacts whose normals oppose each
+// other (the standard-model trap of thesis 4.1, or round-off at coincident
+// corners) can be infeasible: psi/h asks the bodies to separate both ways. The
+// same step without the psi/h correction of the penetrating rows (gaps clamped
+// at zero) is always feasible, since zero relative velocity satisfies it.
+// It is tried once; the step stays counted as a solver failure either way.
+void World::recover_without_stabilization() {
+  if (model_.options.formulation != FormulationKind::StewartTrinkle) return;
+  LcpProblem clamped = problem_.lcp;
+  bool any = false;
+  for (std::size_t c = 0; c < constraints_.contacts.size(); ++c) {
+    const double gap = constraints_.contacts[c].contact.gap;
+    if (gap < 0.0) {
+      clamped.b(problem_.normal_var[c]) -= gap / model_.options.h;
+      any = true;
+    }
+  }
+  if (!any) return;
+  VecX z = VecX::Zero(clamped.size());
+  const SolverResult retry = solver_->solve(clamped, z);
+  if (!retry.ok()) return;
+  z_ = z;
+  ++report_.solver_recoveries;
+  report_.solver.message += "; recovered by solving without penetration correction";
 }
 
 // Last step's impulses for contacts between the same features (the LCP's

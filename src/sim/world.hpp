@@ -44,6 +44,7 @@ class World {
  private:
   void find_contacts();
   void solve(std::vector<Vec6>& velocity);
+  void recover_without_stabilization();
   void warm_start(VecX& z) const;
   void remember_solution(const VecX& z);
 
