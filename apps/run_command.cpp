@@ -9,21 +9,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <unistd.h>
 
 namespace pegsim::cli {
 namespace {
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // A one-line progress bar on stderr, shown once a run has taken two seconds.
 class ProgressBar {
@@ -55,7 +46,7 @@ class ProgressBar {
 int run_command(const RunArgs& args) {
   Scene scene = args.scene.empty() ? load_scene_string(builtin_scene_text(), builtin_scene_name())
                                    : load_scene_file(args.scene);
-  const std::string scene_text = args.scene.empty() ? builtin_scene_text() : read_text(args.scene);
+  const std::string scene_text = scene.text;
   World world(std::move(scene.model), std::move(scene.state));
   if (args.h > 0.0) world.set_time_step(args.h);
   if (!args.model.empty()) {

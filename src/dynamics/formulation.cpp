@@ -103,7 +103,9 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
   out.normal_var.assign(nc, -1);
   out.first_friction_var.assign(nc, -1);
   out.slip_var.assign(nc, -1);
-  out.rows.assign(n, JacobianRow{});
+  LcpStructure& structure = out.lcp.structure;
+  structure.rows.assign(n, JacobianRow{});
+  structure.coupling.clear();
   out.friction_direction.assign(n, Vec3::Zero());
   LcpProblem& lcp = out.lcp;
   lcp.A.setZero(n, n);
@@ -119,33 +121,44 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
   for (int c = 0; c < nc; ++c) {
     const Contact& contact = set.contacts[c].contact;
     out.normal_var[c] = c;
-    out.rows[c] = contact_row(contact, contact.normal, model, state);
+    structure.rows[c] = contact_row(contact, contact.normal, model, state);
     if (!has_friction[c]) continue;
     friction_basis(contact.normal, nd, dim, dirs);
     out.first_friction_var[c] = next_friction;
     out.slip_var[c] = next_slip;
     for (int k = 0; k < nd; ++k) {
       const int v = next_friction + k;
-      out.rows[v] = contact_row(contact, dirs[k], model, state);
+      structure.rows[v] = contact_row(contact, dirs[k], model, state);
       out.friction_direction[v] = dirs[k];
       lcp.role[v] = RowRole::Friction;
       lcp.contact_of[v] = c;
       lcp.A(v, next_slip) = 1.0;   // E
       lcp.A(next_slip, v) = -1.0;  // -E'
+      structure.coupling.push_back({v, next_slip, 1.0});
     }
     lcp.role[next_slip] = RowRole::Slip;
     lcp.contact_of[next_slip] = c;
     lcp.A(next_slip, c) = set.contacts[c].mu;  // U
+    structure.coupling.push_back({next_slip, c, set.contacts[c].mu});
+    for (int k = 0; k < nd; ++k) structure.coupling.push_back({next_slip, next_friction + k, -1.0});
     next_friction += nd;
     ++next_slip;
   }
 
   // G' M^-1 G blocks
-  fill_delassus(out.rows, n_normal + n_friction, *in.inverse_mass, model.bodies.size(), lcp.A);
+  fill_delassus(structure.rows, n_normal + n_friction, *in.inverse_mass, model.bodies.size(), lcp.A);
+  structure.inverse_mass.resize(model.bodies.size());
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const InverseMass& m = (*in.inverse_mass)[b];
+    Mat6& block = structure.inverse_mass[b];
+    block.setZero();
+    block.topLeftCorner<3, 3>() = (m.inv_mass * m.linear_mask).asDiagonal();
+    block.bottomRightCorner<3, 3>() = m.inv_inertia;
+  }
 
   // b: G' nu* (+ psi/h for Stewart-Trinkle's normal rows)
   const std::vector<Vec6>& nu = *in.free_velocity;
-  for (int v = 0; v < n_normal + n_friction; ++v) lcp.b(v) = row_velocity(out.rows[v], nu);
+  for (int v = 0; v < n_normal + n_friction; ++v) lcp.b(v) = row_velocity(structure.rows[v], nu);
   if (kind == FormulationKind::StewartTrinkle)
     for (int c = 0; c < nc; ++c) lcp.b(c) += set.contacts[c].contact.gap / in.h;
 }
@@ -153,8 +166,9 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
 void apply_impulses(const StepProblem& problem, const VecX& z, const std::vector<InverseMass>& minv,
                     std::vector<Vec6>& velocity) {
   std::vector<Vec6> impulse(velocity.size(), Vec6::Zero());
-  for (std::size_t v = 0; v < problem.rows.size(); ++v) {
-    const JacobianRow& r = problem.rows[v];
+  const std::vector<JacobianRow>& rows = problem.lcp.structure.rows;
+  for (std::size_t v = 0; v < rows.size(); ++v) {
+    const JacobianRow& r = rows[v];
     if (z(v) == 0.0) continue;
     if (r.body_a != kNoBody) impulse[r.body_a] += r.ja * z(v);
     if (r.body_b != kNoBody) impulse[r.body_b] += r.jb * z(v);

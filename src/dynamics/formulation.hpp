@@ -25,19 +25,8 @@
 
 namespace pegsim {
 
-inline constexpr std::uint32_t kNoBody = 0xffffffffu;
-
-// One row of G': w_row = ja . nu_a + jb . nu_b (eq. 2.26).
-struct JacobianRow {
-  std::uint32_t body_a = kNoBody;  // kNoBody for static bodies / slip rows
-  std::uint32_t body_b = kNoBody;
-  Vec6 ja = Vec6::Zero();
-  Vec6 jb = Vec6::Zero();
-};
-
 struct StepProblem {
-  LcpProblem lcp;
-  std::vector<JacobianRow> rows;  // one per LCP variable (slip rows: no bodies)
+  LcpProblem lcp;  // lcp.structure.rows: one Jacobian row per variable (slip rows: no bodies)
   // per ConstraintSet contact: its variables (-1 when absent)
   std::vector<int> normal_var, first_friction_var, slip_var;
   std::vector<Vec3> friction_direction;  // per LCP variable; zero for non-friction rows

@@ -112,6 +112,7 @@ const StepReport& World::step() {
   report_.solver.status = SolverStatus::Solved;
   report_.solver_calls = 0;
   report_.solver_failures = 0;
+  report_.solver_recoveries = 0;
   report_.problem_size = 0;
   report_.step = state_.step;
   const double h = model_.options.h;

@@ -37,6 +37,8 @@ class World {
   // Advances one step of model().options.h; the report stays valid until the next step.
   const StepReport& step();
   const StepReport& last_report() const { return report_; }
+  // The complementarity problem the last step solved (empty if it had no contacts).
+  const StepProblem& last_problem() const { return problem_; }
 
   // Contact distance of each body for the coming step (thesis eq. 5.1, see world.cpp).
   double contact_distance(std::uint32_t body) const;

@@ -29,6 +29,35 @@ enum class RowRole : std::uint8_t {
   Other,
 };
 
+inline constexpr std::uint32_t kNoBody = 0xffffffffu;
+
+// One row of the constraint Jacobian G' (thesis eq. 2.26): the row's velocity
+// is w = ja . nu_a + jb . nu_b over the two bodies it couples (kNoBody for a
+// static body, or for rows such as Stewart-Trinkle's slip rows that have none).
+struct JacobianRow {
+  std::uint32_t body_a = kNoBody;
+  std::uint32_t body_b = kNoBody;
+  Vec6 ja = Vec6::Zero();
+  Vec6 jb = Vec6::Zero();
+};
+
+// The factored form of a contact problem's matrix, for solvers that work on
+// the structure instead of the dense matrix:
+//   A = G' M^-1 G + C
+// with one JacobianRow per LCP row, the world-frame inverse mass of every body
+// (block-diagonal M^-1), and the sparse entries of C (Stewart-Trinkle's E, -E'
+// and U blocks of eq. 6.1). Empty when the problem was given densely only.
+struct LcpStructure {
+  struct Entry {
+    int row, col;
+    double value;
+  };
+  std::vector<JacobianRow> rows;
+  std::vector<Mat6> inverse_mass;  // per body
+  std::vector<Entry> coupling;     // the non-zero entries of C
+  bool empty() const { return rows.empty(); }
+};
+
 struct LcpProblem {
   MatX A;
   VecX b;
@@ -38,6 +67,8 @@ struct LcpProblem {
   // contact (eq. 6.1 couples p_f and s to that p_n through U and E); -1 for
   // every other row. Empty: no row has a contact.
   std::vector<int> contact_of;
+  // A's factored form (filled by the formulations; A is filled as well).
+  LcpStructure structure;
 
   int size() const { return static_cast<int>(b.size()); }
   bool is_pure_lcp() const;  // no Free rows

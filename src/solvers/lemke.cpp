@@ -200,6 +200,7 @@ SolverResult LemkeSolver::solve(const LcpProblem& problem, VecX& z) {
   const double beta = q.cwiseAbs().maxCoeff() / alpha;
   M /= alpha;
   q /= alpha * beta;
+  if (getenv("QZERO")) { const double e = atof(getenv("QZERO")); for (int i = 0; i < n; ++i) if (std::abs(q(i)) < e) q(i) = 0.0; }
   const double m_inf = M.cwiseAbs().rowwise().sum().maxCoeff();
   const int limit =
       options_.max_iterations > 0 ? options_.max_iterations : default_pivot_limit(n);

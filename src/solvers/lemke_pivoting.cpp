@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <cstdlib>
 
 namespace pegsim::lemke_detail {
 namespace {
@@ -74,17 +75,27 @@ class Tableau {
     const double piv_tol = kPivotTol * std::max(1.0, dmax);
     const double qmax = qbar_.cwiseAbs().maxCoeff();
     double theta = std::numeric_limits<double>::infinity();
+    static const double deg = getenv("DEG") ? atof(getenv("DEG")) : 0.0;
+    auto qv = [&](int i) { return qbar_(i) < deg ? 0.0 : qbar_(i); };
     for (int i = 0; i < n_; ++i) {
       if (qbar_(i) < -kNegativeTol * (1.0 + qmax)) return -2;
-      if (d_(i) > piv_tol) theta = std::min(theta, std::max(qbar_(i), 0.0) / d_(i));
+      if (d_(i) > piv_tol) theta = std::min(theta, qv(i) / d_(i));
     }
+    (void)0;
     if (!std::isfinite(theta)) return -1;
     const double tie = kTieTol * (1.0 + theta);
     ties_.clear();
     for (int i = 0; i < n_; ++i) {
-      if (d_(i) <= piv_tol || std::max(qbar_(i), 0.0) / d_(i) > theta + tie) continue;
+      if (d_(i) <= piv_tol || qv(i) / d_(i) > theta + tie) continue;
       if (basis_[i] == z0_) return i;  // z0 can leave: finish
       ties_.push_back(i);
+    }
+    static const int mode = getenv("TIE") ? atoi(getenv("TIE")) : 0;
+    static const double frac = getenv("FRAC") ? atof(getenv("FRAC")) : 0.1;
+    if (mode == 1) return *std::max_element(ties_.begin(), ties_.end(), [&](int i, int j) { return d_(i) < d_(j); });
+    if (mode == 2 && ties_.size() > 1) {
+      double dm = 0; for (int i : ties_) dm = std::max(dm, d_(i));
+      std::erase_if(ties_, [&](int i) { return d_(i) < frac * dm; });
     }
     // Break ties on the columns of B^-1 in order (the eps^k perturbation terms).
     for (int k = 0; k < n_ && ties_.size() > 1; ++k) {
