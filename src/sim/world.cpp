@@ -147,6 +147,7 @@ const StepReport& World::step() {
       s.force.setZero();
       s.torque.setZero();
     }
+    check_finite();
     state_.time += h;
     ++state_.step;
     report_.time = state_.time;
@@ -156,6 +157,20 @@ const StepReport& World::step() {
     for (StepObserver* o : observers_) o->on_step(model_, state_, report_);
   }
   return report_;
+}
+
+// A non-finite pose or velocity (a NaN force set by a controller, an overflow)
+// would silently poison every later step: stop with the body's name instead.
+void World::check_finite() const {
+  for (std::size_t i = 0; i < model_.bodies.size(); ++i) {
+    const BodyState& s = state_.bodies[i];
+    if (s.pose.position.allFinite() && s.pose.orientation.coeffs().allFinite() && s.linear_velocity.allFinite() &&
+        s.angular_velocity.allFinite())
+      continue;
+    throw std::runtime_error("step " + std::to_string(state_.step) + " (t = " + std::to_string(state_.time) +
+                             " s): body '" + model_.bodies[i].name +
+                             "' has a non-finite pose or velocity (check applied forces and the scene's values)");
+  }
 }
 
 // broadphase + narrowphase: every feature pair within each pair's contact distance

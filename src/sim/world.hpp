@@ -47,6 +47,7 @@ class World {
   void find_contacts();
   void solve(std::vector<Vec6>& velocity);
   void recover_without_stabilization();
+  void check_finite() const;
   void warm_start(VecX& z) const;
   void remember_solution(const VecX& z);
 

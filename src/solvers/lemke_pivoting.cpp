@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 
 namespace pegsim::lemke_detail {
@@ -33,7 +35,11 @@ class Tableau {
       : M_(M), n_(static_cast<int>(q.size())), z0_(2 * n_), binv_(MatX::Identity(n_, n_)),
         qbar_(q), basis_(n_), row_of_(2 * n_ + 1, -1), dense_slot_(n_, -1), d_(n_), a_(n_) {
     for (int i = 0; i < n_; ++i) basis_[i] = row_of_[i] = i;  // all w basic
+    pbar_.resize(n_);
+    std::uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < n_; ++i) { x ^= x << 13; x ^= x >> 7; x ^= x << 17; pbar_(i) = 0.5 + (x >> 11) * (1.0 / 9007199254740992.0); }
   }
+  VecX pbar_;
 
   int n() const { return n_; }
   int z0() const { return z0_; }
@@ -46,7 +52,7 @@ class Tableau {
   int first_leaving_row() const {
     int r = 0;
     for (int i = 1; i < n_; ++i)
-      if (qbar_(i) <= qbar_(r)) r = i;
+      if (qbar_(i) < qbar_(r) || (qbar_(i) == qbar_(r) && pbar_(i) <= pbar_(r))) r = i;
     return r;
   }
 
@@ -92,6 +98,12 @@ class Tableau {
     }
     static const int mode = getenv("TIE") ? atoi(getenv("TIE")) : 0;
     static const double frac = getenv("FRAC") ? atof(getenv("FRAC")) : 0.1;
+    if (mode == 3 && ties_.size() > 1) {
+      double vmin = std::numeric_limits<double>::infinity();
+      for (int i : ties_) vmin = std::min(vmin, pbar_(i) / d_(i));
+      const double cut = vmin + 1e-9 * (1.0 + std::abs(vmin));
+      std::erase_if(ties_, [&](int i) { return pbar_(i) / d_(i) > cut; });
+    }
     if (mode == 1) return *std::max_element(ties_.begin(), ties_.end(), [&](int i, int j) { return d_(i) < d_(j); });
     if (mode == 2 && ties_.size() > 1) {
       double dm = 0; for (int i : ties_) dm = std::max(dm, d_(i));
@@ -116,6 +128,8 @@ class Tableau {
     const double theta = qbar_(r) / piv;
     qbar_.noalias() -= theta * d_;
     qbar_(r) = theta;
+    { const double pt = pbar_(r) / piv; pbar_.noalias() -= pt * d_; pbar_(r) = pt; }
+    if (getenv("DBG2")) { const double dm = d_.cwiseAbs().maxCoeff(); if (std::abs(piv) < 1e-4 * dm || dm > 1e4) std::printf("  small/grow piv %.2e dmax %.2e\n", piv, dm); }
     const int leaving = basis_[r];
     for (int k : dense_) {
       if (k == entering) continue;

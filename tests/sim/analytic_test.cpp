@@ -92,3 +92,22 @@ TEST(MomentumChain, TotalMomentumIsConservedThroughEveryImpact) {
 
 }  // namespace
 }  // namespace pegsim
+
+namespace pegsim {
+namespace {
+
+TEST(BadInput, NonFiniteForceStopsTheRunNamingTheBody) {
+  World world = test::load_world("free-fall");
+  world.step();
+  world.state().bodies[0].force = Vec3(std::nan(""), 0.0, 0.0);
+  try {
+    world.step();
+    FAIL() << "a NaN force was integrated silently";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("body 'box'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("non-finite"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace pegsim
