@@ -142,6 +142,7 @@ struct Recorder::Impl {
     solver_iterations = col(s, "solver_iterations", {}, std::int32_t{});
     solver_calls = col(s, "solver_calls", {}, std::int32_t{});
     solver_failures = col(s, "solver_failures", {}, std::int32_t{});
+    solver_recoveries = col(s, "solver_recoveries", {}, std::int32_t{});
     problem_size = col(s, "problem_size", {}, std::int32_t{});
     complementarity = col(s, "complementarity", {}, double{});
     feasibility = col(s, "feasibility", {}, double{});
@@ -188,8 +189,8 @@ struct Recorder::Impl {
   std::int64_t contact_total = 0;
   bool closed = false;
   std::optional<Column> step, time, position, orientation, linear_velocity, angular_velocity, pose2d,
-      contact_count, solver_status, solver_iterations, solver_calls, solver_failures, problem_size,
-      complementarity, feasibility, max_penetration, stage_seconds;
+      contact_count, solver_status, solver_iterations, solver_calls, solver_failures, solver_recoveries,
+      problem_size, complementarity, feasibility, max_penetration, stage_seconds;
   std::optional<Column> step_offset, body_a, body_b, kind, primary, feature_a, feature_b, point_a,
       point_b, normal, gap, applicability, normal_impulse, friction_impulse;
   std::vector<double> scratch;
@@ -197,7 +198,7 @@ struct Recorder::Impl {
 
 std::vector<std::optional<Column>*> Recorder::Impl::columns() {
   return {&step, &time, &position, &orientation, &linear_velocity, &angular_velocity, &pose2d,
-          &contact_count, &solver_status, &solver_iterations, &solver_calls, &solver_failures,
+          &contact_count, &solver_status, &solver_iterations, &solver_calls, &solver_failures, &solver_recoveries,
           &problem_size, &complementarity, &feasibility, &max_penetration, &stage_seconds,
           &step_offset, &body_a, &body_b, &kind, &primary, &feature_a, &feature_b, &point_a,
           &point_b, &normal, &gap, &applicability, &normal_impulse, &friction_impulse};
@@ -258,6 +259,7 @@ void Recorder::Impl::record(const State& state, const StepReport* report) {
   solver_iterations->append_value(std::int32_t{r.solver.iterations});
   solver_calls->append_value(std::int32_t{r.solver_calls});
   solver_failures->append_value(std::int32_t{r.solver_failures});
+  solver_recoveries->append_value(std::int32_t{r.solver_recoveries});
   problem_size->append_value(std::int32_t{r.problem_size});
   complementarity->append_value(r.solver.complementarity);
   feasibility->append_value(r.solver.feasibility);

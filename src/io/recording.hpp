@@ -55,7 +55,7 @@ struct RecordedStep {
   std::vector<Vec3> friction_impulse;  // per contact
   // solver statistics of the step
   SolverStatus solver_status = SolverStatus::Solved;
-  int solver_iterations = 0, solver_calls = 0, solver_failures = 0, problem_size = 0;
+  int solver_iterations = 0, solver_calls = 0, solver_failures = 0, solver_recoveries = 0, problem_size = 0;
   double complementarity = 0.0, feasibility = 0.0, max_penetration = 0.0;
   std::vector<double> stage_seconds;  // per Stage; empty when the recording has no timings
 };

@@ -112,6 +112,7 @@ void read_steps(const h5::Reader& r, Recording& out) {
   const auto iterations = r.dataset<std::int32_t>("/steps/solver_iterations", {n});
   const auto calls = r.dataset<std::int32_t>("/steps/solver_calls", {n});
   const auto failures = r.dataset<std::int32_t>("/steps/solver_failures", {n});
+  const auto recoveries = r.dataset<std::int32_t>("/steps/solver_recoveries", {n});
   const auto size = r.dataset<std::int32_t>("/steps/problem_size", {n});
   const auto complementarity = r.dataset<double>("/steps/complementarity", {n});
   const auto feasibility = r.dataset<double>("/steps/feasibility", {n});
@@ -140,6 +141,7 @@ void read_steps(const h5::Reader& r, Recording& out) {
     s.solver_iterations = iterations[k];
     s.solver_calls = calls[k];
     s.solver_failures = failures[k];
+    s.solver_recoveries = recoveries[k];
     s.problem_size = size[k];
     s.complementarity = complementarity[k];
     s.feasibility = feasibility[k];

@@ -248,6 +248,14 @@ SolverResult LemkeSolver::solve(const LcpProblem& problem, VecX& z) {
         result.feasibility = trial.feasibility;
         return finish(SolverStatus::Solved, {});
       }
+      if (getenv("DBG3")) {
+        const VecX w = problem.A * candidate + problem.b;
+        std::vector<char> inJ(n, 0); for (int j : run.active) inJ[j] = 1;
+        for (int i = 0; i < n; ++i) if (std::min(candidate(i), w(i)) < -1e-11 || std::abs(std::min(candidate(i), w(i))) > 1e-11)
+          std::printf("  row %d role %d c %d inJ %d z %.3e w %.3e\n", i, int(problem.role[i]), problem.contact_of[i], inJ[i], candidate(i), w(i));
+        VecX zz; solve_active_set(problem, run.active, zz); VecX ww = problem.A*zz+problem.b;
+        std::printf("  |J| %zu, LU-polish: min zJ raw?, w min %.3e\n", run.active.size(), ww.minCoeff());
+      }
       log += " level " + std::to_string(level) + ": residual " + scientific(residual_norm(trial)) +
              " above tolerance;";
     } else {
