@@ -1,4 +1,4 @@
-// Lemke's complementary pivoting with a lexicographic minimum-ratio test.
+// Lemke's complementary pivoting with a perturbed lexicographic ratio test.
 //
 // Representation. Rather than the full n x (2n+1) tableau we keep the basis
 // inverse Binv = B^-1 and qbar = B^-1 q, and form an entering column d = B^-1 a
@@ -8,47 +8,68 @@
 // are never touched. A pivot then costs O(n * k) and a column O(n * k), k the
 // number of z variables in the basis, instead of O(n^2) for the full tableau.
 //
-// Degeneracy. Ties in the ratio test are broken lexicographically on the rows
-// of [qbar | Binv] / d_i (Cottle-Pang-Stone 4.9): this is the exact rule of the
-// perturbed problem q + (eps, eps^2, ..., eps^n), which is nondegenerate, so
-// no basis repeats and the method terminates. z0 is preferred whenever it is
-// among the tied rows (its leaving ends the method with a solution).
+// Degeneracy. Contact problems at rest are massively degenerate: most entries
+// of q are zero up to rounding noise (resting contacts, friction rows), so
+// most ratios tie at zero. Letting the noise decide those ties follows it
+// into nearly singular bases (pivots of 1e-7 relative, B^-1 growing to 1e6)
+// until the basis loses feasibility or a false ray appears. So:
+//   - qbar_i below kDegenerateTol counts as exactly zero in the ratio test;
+//   - ties are broken by the perturbation q + eps r + eps^2 e_1 + eps^3 e_2 ...
+//     with a fixed pseudo-random r in [0.5, 1.5): first on pbar = B^-1 r
+//     (rows pbar_i / d_i), then on the columns of B^-1 in order (the classic
+//     lexicographic rule, Cottle-Pang-Stone 4.9). The perturbed problem is
+//     nondegenerate, so no basis repeats. r matters numerically: pbar_i > 0 on
+//     a degenerate row, so a small d_i gives a large ratio and small pivots
+//     are avoided, where e_1, e_2, ... would pick rows by index pattern.
+//   z0 is preferred whenever it is among the tied rows (it ends the method).
 #include "solvers/lemke_pivoting.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <cstdint>
+#include <limits>
 #include <cstdio>
 #include <cstdlib>
 
 namespace pegsim::lemke_detail {
 namespace {
 
-constexpr double kPivotTol = 1e-11;     // |d_i| below this (relative) is no pivot
-constexpr double kTieTol = 1e-12;       // ratios closer than this are ties
-constexpr double kNegativeTol = 1e-7;   // qbar below -this: the basis went infeasible
+constexpr double kPivotTol = 1e-11;       // |d_i| below this (relative) is no pivot
+constexpr double kTieTol = 1e-12;         // ratios closer than this (relative) are ties
+constexpr double kDegenerateTol = 1e-11;  // qbar_i below this (relative) is a degenerate zero
+constexpr double kNegativeTol = 1e-7;     // qbar below -this: the basis went infeasible
+
+// The perturbation direction r: deterministic, pseudo-random in [0.5, 1.5)
+// (xorshift64), so that symmetric contacts do not tie on it.
+VecX perturbation(int n) {
+  VecX r(n);
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < n; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    r(i) = 0.5 + static_cast<double>(x >> 11) * 0x1.0p-53;
+  }
+  return r;
+}
 
 class Tableau {
  public:
   Tableau(const MatX& M, const VecX& q)
       : M_(M), n_(static_cast<int>(q.size())), z0_(2 * n_), binv_(MatX::Identity(n_, n_)),
-        qbar_(q), basis_(n_), row_of_(2 * n_ + 1, -1), dense_slot_(n_, -1), d_(n_), a_(n_) {
+        qbar_(q), pbar_(perturbation(n_)), basis_(n_), row_of_(2 * n_ + 1, -1),
+        dense_slot_(n_, -1), d_(n_), a_(n_) {
     for (int i = 0; i < n_; ++i) basis_[i] = row_of_[i] = i;  // all w basic
-    pbar_.resize(n_);
-    std::uint64_t x = 0x9E3779B97F4A7C15ull;
-    for (int i = 0; i < n_; ++i) { x ^= x << 13; x ^= x >> 7; x ^= x << 17; pbar_(i) = 0.5 + (x >> 11) * (1.0 / 9007199254740992.0); }
   }
-  VecX pbar_;
 
   int n() const { return n_; }
   int z0() const { return z0_; }
   int complement(int var) const { return var < n_ ? var + n_ : var - n_; }
-  const VecX& column() const { return d_; }
 
   // The first pivot: z0 enters; the row that needs the most z0 leaves
-  // (q + c z0 >= 0 with c = ones). Among ties the largest index keeps the rows
-  // of [qbar | Binv] lexicographically positive afterwards.
+  // (q + c z0 >= 0 with c = ones). Ties go to the least r_i, then the largest
+  // index: that keeps every row of [qbar | pbar | Binv] lexicographically
+  // positive afterwards.
   int first_leaving_row() const {
     int r = 0;
     for (int i = 1; i < n_; ++i)
@@ -62,60 +83,59 @@ class Tableau {
       d_ = binv_.col(var);
       return;
     }
-    if (var == z0_)
-      a_.setConstant(-1.0);
-    else
+    if (var == z0_) {
+      if (covering_.size() == n_)
+        a_ = -covering_;
+      else
+        a_.setConstant(-1.0);
+    } else {
       a_ = -M_.col(var - n_);
-    d_.setZero();
-    for (int k : dense_)
-      if (a_(k) != 0.0) d_.noalias() += a_(k) * binv_.col(k);
-    for (int i = 0; i < n_; ++i)
-      if (basis_[i] < n_) d_(i) += a_(basis_[i]);
+    }
+    apply_inverse(a_, d_);
   }
 
-  // Lexicographic minimum-ratio test on the current column. Returns the
-  // leaving row, -1 when nothing blocks (a ray), -2 when the basis has lost
-  // feasibility (numerical trouble).
+  // A restart on q_new from the current (complementary) basis B: qbar =
+  // B^-1 q_new, and the covering vector becomes c = B 1, so that z0's column
+  // in the tableau is again -1 in every row and its first pivot is the
+  // first_leaving_row() rule of a fresh start.
+  void restart(const VecX& q_new) {
+    apply_inverse(q_new, qbar_);
+    covering_ = VecX::Zero(n_);
+    for (int i = 0; i < n_; ++i) {
+      const int var = basis_[i];
+      if (var < n_)
+        covering_(var) += 1.0;
+      else
+        covering_ -= M_.col(var - n_);  // z0 is nonbasic after a solution
+    }
+  }
+
+  // Minimum-ratio test on the current column, ties broken as in the header
+  // comment. Returns the leaving row, -1 when nothing blocks (a ray), -2 when
+  // the basis has lost feasibility (numerical trouble).
   int ratio_test() {
     const double dmax = d_.cwiseAbs().maxCoeff();
     const double piv_tol = kPivotTol * std::max(1.0, dmax);
-    const double qmax = qbar_.cwiseAbs().maxCoeff();
+    const double qmax = std::max(1.0, qbar_.cwiseAbs().maxCoeff());
+    const double degenerate = kDegenerateTol * qmax;
+    auto level = [&](int i) { return qbar_(i) <= degenerate ? 0.0 : qbar_(i); };
     double theta = std::numeric_limits<double>::infinity();
-    static const double deg = getenv("DEG") ? atof(getenv("DEG")) : 0.0;
-    auto qv = [&](int i) { return qbar_(i) < deg ? 0.0 : qbar_(i); };
     for (int i = 0; i < n_; ++i) {
-      if (qbar_(i) < -kNegativeTol * (1.0 + qmax)) return -2;
-      if (d_(i) > piv_tol) theta = std::min(theta, qv(i) / d_(i));
+      if (qbar_(i) < -kNegativeTol * qmax) return -2;
+      if (d_(i) > piv_tol) theta = std::min(theta, level(i) / d_(i));
     }
-    (void)0;
     if (!std::isfinite(theta)) return -1;
     const double tie = kTieTol * (1.0 + theta);
     ties_.clear();
     for (int i = 0; i < n_; ++i) {
-      if (d_(i) <= piv_tol || qv(i) / d_(i) > theta + tie) continue;
+      if (d_(i) <= piv_tol || level(i) / d_(i) > theta + tie) continue;
       if (basis_[i] == z0_) return i;  // z0 can leave: finish
       ties_.push_back(i);
     }
-    static const int mode = getenv("TIE") ? atoi(getenv("TIE")) : 0;
-    static const double frac = getenv("FRAC") ? atof(getenv("FRAC")) : 0.1;
-    if (mode == 3 && ties_.size() > 1) {
-      double vmin = std::numeric_limits<double>::infinity();
-      for (int i : ties_) vmin = std::min(vmin, pbar_(i) / d_(i));
-      const double cut = vmin + 1e-9 * (1.0 + std::abs(vmin));
-      std::erase_if(ties_, [&](int i) { return pbar_(i) / d_(i) > cut; });
-    }
-    if (mode == 1) return *std::max_element(ties_.begin(), ties_.end(), [&](int i, int j) { return d_(i) < d_(j); });
-    if (mode == 2 && ties_.size() > 1) {
-      double dm = 0; for (int i : ties_) dm = std::max(dm, d_(i));
-      std::erase_if(ties_, [&](int i) { return d_(i) < frac * dm; });
-    }
-    // Break ties on the columns of B^-1 in order (the eps^k perturbation terms).
-    for (int k = 0; k < n_ && ties_.size() > 1; ++k) {
-      double vmin = std::numeric_limits<double>::infinity();
-      for (int i : ties_) vmin = std::min(vmin, binv_(i, k) / d_(i));
-      const double cut = vmin + kTieTol * (1.0 + std::abs(vmin));
-      std::erase_if(ties_, [&](int i) { return binv_(i, k) / d_(i) > cut; });
-    }
+    // The eps r term, then the eps^(k+2) terms: the columns of B^-1 in order.
+    keep_least_ratio([&](int i) { return pbar_(i); }, 1e-9);
+    for (int k = 0; k < n_ && ties_.size() > 1; ++k)
+      keep_least_ratio([&](int i) { return binv_(i, k); }, kTieTol);
     // Exact lexicographic ties cannot happen for a nonsingular B; with rounding
     // they can: take the largest pivot.
     return *std::max_element(ties_.begin(), ties_.end(),
@@ -128,8 +148,9 @@ class Tableau {
     const double theta = qbar_(r) / piv;
     qbar_.noalias() -= theta * d_;
     qbar_(r) = theta;
-    { const double pt = pbar_(r) / piv; pbar_.noalias() -= pt * d_; pbar_(r) = pt; }
-    if (getenv("DBG2")) { const double dm = d_.cwiseAbs().maxCoeff(); if (std::abs(piv) < 1e-4 * dm || dm > 1e4) std::printf("  small/grow piv %.2e dmax %.2e\n", piv, dm); }
+    const double ptheta = pbar_(r) / piv;
+    pbar_.noalias() -= ptheta * d_;
+    pbar_(r) = ptheta;
     const int leaving = basis_[r];
     for (int k : dense_) {
       if (k == entering) continue;
@@ -154,6 +175,20 @@ class Tableau {
     return leaving;
   }
 
+  void debug_compare(const VecX& q) const {
+    VecX z = VecX::Zero(n_);
+    for (int i = 0; i < n_; ++i) if (basis_[i] >= n_ && basis_[i] < z0_) z(basis_[i] - n_) = qbar_(i);
+    VecX w = M_ * z + q;
+    double err = 0, wmin = 0, qmin = 0; 
+    for (int i = 0; i < n_; ++i) if (basis_[i] < n_) { err = std::max(err, std::abs(w(basis_[i]) - qbar_(i))); wmin = std::min(wmin, w(basis_[i])); qmin = std::min(qmin, qbar_(i)); }
+    std::printf("  tableau vs exact: max err %.3e  min w exact %.3e  min qbar(w rows) %.3e  qmax %.3e\n", err, wmin, qmin, qbar_.cwiseAbs().maxCoeff());
+  }
+  // qbar >= 0 up to rounding.
+  bool feasible() const {
+    return qbar_.minCoeff() >= -kDegenerateTol * std::max(1.0, qbar_.cwiseAbs().maxCoeff());
+  }
+
+  // The basic z variables and their values (negatives clamped).
   void read_solution(PivotRun& run) const {
     run.z = VecX::Zero(n_);
     run.active.clear();
@@ -176,6 +211,25 @@ class Tableau {
   }
 
  private:
+  // out = B^-1 a, with the unit columns of Binv implicit.
+  void apply_inverse(const VecX& a, VecX& out) const {
+    out.setZero(n_);
+    for (int k : dense_)
+      if (a(k) != 0.0) out.noalias() += a(k) * binv_.col(k);
+    for (int i = 0; i < n_; ++i)
+      if (basis_[i] < n_) out(i) += a(basis_[i]);
+  }
+
+  // Keeps the tied rows whose value(i) / d_i is least (within a relative tolerance).
+  template <class Value>
+  void keep_least_ratio(Value value, double tolerance) {
+    if (ties_.size() < 2) return;
+    double vmin = std::numeric_limits<double>::infinity();
+    for (int i : ties_) vmin = std::min(vmin, value(i) / d_(i));
+    const double cut = vmin + tolerance * (1.0 + std::abs(vmin));
+    std::erase_if(ties_, [&](int i) { return value(i) / d_(i) > cut; });
+  }
+
   void add_dense(int k) {
     dense_slot_[k] = static_cast<int>(dense_.size());
     dense_.push_back(k);
@@ -193,6 +247,8 @@ class Tableau {
   int z0_;
   MatX binv_;
   VecX qbar_;
+  VecX pbar_;                    // B^-1 r: the first-order perturbation term
+  VecX covering_;                // c after a restart (empty: ones)
   std::vector<int> basis_;       // variable basic in each row
   std::vector<int> row_of_;      // row of each basic variable, -1 when nonbasic
   std::vector<int> dense_;       // columns of Binv of the nonbasic w variables
@@ -204,19 +260,14 @@ class Tableau {
 
 }  // namespace
 
-PivotRun complementary_pivoting(const MatX& M, const VecX& q, int max_pivots) {
-  PivotRun run;
-  Tableau t(M, q);
-  const int n = t.n();
-  if (n == 0 || q.minCoeff() >= 0.0) {  // z = 0, w = q is a solution
-    run.outcome = PivotOutcome::Solution;
-    run.z = VecX::Zero(n);
-    return run;
-  }
+namespace {
+
+// z0 enters, then complementary pivots until z0 leaves, a ray, trouble or the limit.
+void follow_path(Tableau& t, int max_pivots, PivotRun& run) {
   int entering = t.z0();
   t.form_column(entering);
   int leaving = t.pivot(t.first_leaving_row(), entering);
-  run.pivots = 1;
+  ++run.pivots;
   for (;;) {
     entering = t.complement(leaving);
     t.form_column(entering);
@@ -225,27 +276,61 @@ PivotRun complementary_pivoting(const MatX& M, const VecX& q, int max_pivots) {
       run.outcome = PivotOutcome::Ray;
       run.message = "secondary ray";
       t.read_ray(entering, run);
-      return run;
+      return;
     }
     if (r == -2) {
       run.outcome = PivotOutcome::NumericalTrouble;
       run.message = "the basis lost feasibility (rounding)";
-      return run;
+      t.read_solution(run);
+      return;
     }
     if (run.pivots >= max_pivots) {
       run.outcome = PivotOutcome::PivotLimit;
       run.message = "pivot limit " + std::to_string(max_pivots) + " reached";
       t.read_solution(run);
-      return run;
+      return;
     }
     leaving = t.pivot(r, entering);
     ++run.pivots;
     if (leaving == t.z0()) {
       run.outcome = PivotOutcome::Solution;
       t.read_solution(run);
-      return run;
+      return;
     }
   }
+}
+
+}  // namespace
+
+PivotRun complementary_pivoting(const MatX& M, const VecX& q, const VecX& q_exact, int max_pivots) {
+  PivotRun run;
+  Tableau t(M, q);
+  const int n = t.n();
+  if (n == 0 || q.minCoeff() >= 0.0) {  // z = 0, w = q is a solution
+    run.outcome = PivotOutcome::Solution;
+    run.z = VecX::Zero(n);
+  } else {
+    follow_path(t, max_pivots, run);
+  }
+  if (run.outcome != PivotOutcome::Solution || q_exact.size() != n || q_exact == q) return run;
+  // the second phase: the exact q from the first phase's basis
+  t.restart(q_exact);
+  if (t.feasible()) {
+    t.read_solution(run);
+    return run;
+  }
+  PivotRun fine;
+  fine.pivots = run.pivots;
+  follow_path(t, max_pivots, fine);
+  if (getenv("DBGP")) {
+    t.debug_compare(q_exact);
+  }
+  if (getenv("DBGP")) std::printf("  phase1 %d pivots, phase2 %d pivots outcome %d %s\n", run.pivots, fine.pivots - run.pivots, int(fine.outcome), fine.message.c_str());
+  fine.coarse_active = run.active;
+  if (fine.outcome == PivotOutcome::Solution) return fine;
+  run.pivots = fine.pivots;
+  run.message = "second phase: " + fine.message;
+  return run;
 }
 
 }  // namespace pegsim::lemke_detail

@@ -24,11 +24,14 @@ struct PivotRun {
   VecX z;                   // Solution: the basic solution (z0 = 0)
   VecX ray;                 // Ray: the z part of the unbounded edge's direction
   std::vector<int> active;  // the z variables basic at the end: a guess of the active set
+  std::vector<int> coarse_active;  // after a second phase: the first phase's active set
   std::string message;
 };
 
 // M (n x n) and q (n) should be scaled to entries of order one: the pivot and
 // tie tolerances inside are absolute at that scale.
-PivotRun complementary_pivoting(const MatX& M, const VecX& q, int max_pivots);
+// q_exact (optional, same size as q): when q is a cleaned version of it, the
+// first phase's solution basis is the start of a second phase on q_exact.
+PivotRun complementary_pivoting(const MatX& M, const VecX& q, const VecX& q_exact, int max_pivots);
 
 }  // namespace pegsim::lemke_detail

@@ -1,96 +1,56 @@
-// Projected Gauss-Seidel with Stewart-Trinkle contact blocks (see pgs.hpp).
+// Projected Gauss-Seidel with Stewart-Trinkle contact blocks (see pgs.hpp):
+// the schedule, the sweep, and the dense engine.
 #include "solvers/pgs.hpp"
 
 #include "solvers/solver_common.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstdio>
 #include <cmath>
-#include <functional>
 #include <string>
 #include <vector>
 
 namespace pegsim {
 namespace {
 
+using pgs_detail::ContactBlock;
+using pgs_detail::Schedule;
 using solver_detail::contact_of;
 using solver_detail::is_free;
 using solver_detail::role_of;
 
-constexpr int kCheckEvery = 4;    // sweeps between full residual checks
-constexpr int kInnerSteps = 24;   // projected-gradient steps per friction block and sweep
 constexpr double kStructureTol = 1e-12;
-constexpr double kInnerTol = 1e-13;  // inner steps stop below this change, relative to mu p_n
-
-struct ContactBlock {
-  int normal = -1;
-  int slip = -1;
-  std::vector<int> friction;
-  double mu = 0.0;
-  MatX H;                  // A_ff of this contact
-  double lipschitz = 0.0;  // step 1 / lipschitz for the friction block (step_bound)
-};
-
-struct Schedule {
-  std::vector<int> order;  // >= 0: a plain row; < 0: contact -(c + 1), at its normal row
-  std::vector<ContactBlock> contacts;
-};
 
 bool near(double a, double b) { return std::abs(a - b) <= kStructureTol * (1.0 + std::abs(b)); }
 
-// L for projected-gradient steps 1/L on a friction block, H = A_ff symmetric
-// PSD: a power-iteration estimate of lambda_max (times 1.1), but never below
-// 0.55 of the Gershgorin bound G >= lambda_max, so that 1/L <= 1.82/lambda_max
-// < 2/lambda_max: the step always converges, and is rarely as timid as 1/G.
-double step_bound(const MatX& H) {
-  const int m = static_cast<int>(H.rows());
-  if (m == 0) return 0.0;
-  const double gershgorin = H.cwiseAbs().rowwise().sum().maxCoeff();
-  VecX x = VecX::LinSpaced(m, 1.0, 2.0);  // not orthogonal to a leading eigenvector in practice
-  double estimate = 0.0;
-  for (int it = 0; it < 20; ++it) {
-    const VecX y = H * x;
-    const double norm = y.norm();
-    if (!(norm > 0.0)) break;
-    estimate = x.dot(y) / x.squaredNorm();
-    x = y / norm;
+// The dense engine: w = A z + b kept up to date.
+class DenseRows {
+ public:
+  explicit DenseRows(const LcpProblem& p) : A_(p.A) {}
+  double diag(int i) const { return A_(i, i); }
+  double velocity(int i, const VecX&) const { return w_(i); }
+  double friction_velocity(int f, int slip, const VecX& z) const { return w_(f) - z(slip); }  // A_fs = 1
+  void add(int i, double dz) { w_.noalias() += dz * A_.col(i); }
+  void refresh(const LcpProblem& p, const VecX& z, VecX& w) {
+    w_.noalias() = A_ * z;  // drops the drift of the incremental updates
+    w_ += p.b;
+    w = w_;
   }
-  return std::max(1.1 * estimate, 0.55 * gershgorin);
-}
 
-// Finds the contact blocks and checks the eq. 6.1 structure of their slip rows
-// and columns: A_sn = mu >= 0, A_sf = -1, A_fs = +1, zero elsewhere.
-// Returns an empty string or why the problem is outside this solver's scope.
-std::string build_schedule(const LcpProblem& p, Schedule& s) {
+ private:
+  const MatX& A_;
+  VecX w_;
+};
+
+// The eq. 6.1 structure of the slip rows and columns in A: A_sn = mu >= 0,
+// A_sf = -1, A_fs = +1, zero elsewhere; mu and the friction blocks from A.
+std::string check_dense_contacts(const LcpProblem& p, Schedule& s) {
   const int n = p.size();
-  std::vector<int> block_of_normal(n, -1);
-  std::vector<char> in_block(n, 0);
-  for (int i = 0; i < n; ++i) {
-    if (role_of(p, i) != RowRole::Slip) continue;
-    const int c = contact_of(p, i);
-    if (c < 0 || role_of(p, c) != RowRole::Normal)
-      return "slip row " + std::to_string(i) + " has no Normal row in contact_of";
-    if (block_of_normal[c] >= 0) return "two slip rows for normal row " + std::to_string(c);
-    block_of_normal[c] = static_cast<int>(s.contacts.size());
-    ContactBlock b;
-    b.normal = c;
-    b.slip = i;
-    b.mu = p.A(i, c);
-    s.contacts.push_back(std::move(b));
-    in_block[i] = in_block[c] = 1;
-  }
-  for (int i = 0; i < n; ++i) {
-    if (role_of(p, i) != RowRole::Friction) continue;
-    const int c = contact_of(p, i);
-    if (!s.contacts.empty() && (c < 0 || block_of_normal[c] < 0))
-      return "friction row " + std::to_string(i) + " has no slip row for its contact";
-    if (c >= 0 && block_of_normal[c] >= 0) {
-      s.contacts[block_of_normal[c]].friction.push_back(i);
-      in_block[i] = 1;
-    }
-  }
+  std::vector<char> member(n, 0);
   for (ContactBlock& b : s.contacts) {
-    std::vector<char> member(n, 0);
     for (int f : b.friction) member[f] = 1;
+    b.mu = p.A(b.slip, b.normal);
     if (!(b.mu >= 0.0)) return "negative friction coefficient at slip row " + std::to_string(b.slip);
     for (int j = 0; j < n; ++j) {
       const double row = j == b.normal ? b.mu : (member[j] ? -1.0 : 0.0);
@@ -98,54 +58,180 @@ std::string build_schedule(const LcpProblem& p, Schedule& s) {
       if (!near(p.A(b.slip, j), row) || !near(p.A(j, b.slip), col))
         return "slip row/column " + std::to_string(b.slip) + " lacks the eq. 6.1 structure";
     }
+    for (int f : b.friction) member[f] = 0;
     const int m = static_cast<int>(b.friction.size());
-    b.H.resize(m, m);
+    MatX H(m, m);
     for (int r = 0; r < m; ++r)
-      for (int c = 0; c < m; ++c) b.H(r, c) = p.A(b.friction[r], b.friction[c]);
-    b.lipschitz = step_bound(b.H);
-    for (int r : b.friction)
-      if (is_free(p, r)) return "Free friction row " + std::to_string(r);
-    if (is_free(p, b.normal) || is_free(p, b.slip)) return "Free row in a contact block";
-  }
-  for (int i = 0; i < n; ++i) {
-    if (block_of_normal[i] >= 0) {
-      s.order.push_back(-(block_of_normal[i] + 1));
-    } else if (!in_block[i]) {
-      s.order.push_back(i);
-    }
-    if ((block_of_normal[i] >= 0 || !in_block[i]) && !(p.A(i, i) > 0.0))
-      return "diagonal A(" + std::to_string(i) + "," + std::to_string(i) +
-             ") <= 0 (PGS divides by it, eq. 2.46)";
+      for (int c = 0; c < m; ++c) H(r, c) = p.A(b.friction[r], b.friction[c]);
+    b.block.reset(H);
   }
   return {};
 }
 
-}  // namespace
-
-void project_onto_capped_simplex(VecX& y, double cap, std::vector<double>& scratch) {
-  if (!(cap > 0.0)) {
-    y.setZero();
-    return;
+// Sweep order (pgs.hpp): normal and plain rows in index order, then the
+// friction blocks. Every swept row needs A_ii > 0 (eq. 2.46 divides by it).
+template <class Rows>
+std::string build_order(const LcpProblem& p, const Rows& rows, Schedule& s) {
+  std::vector<char> in_friction(p.size(), 0);
+  for (const ContactBlock& b : s.contacts) {
+    in_friction[b.slip] = 1;
+    for (int f : b.friction) in_friction[f] = 1;
   }
-  y = y.cwiseMax(0.0);
-  if (y.sum() <= cap) return;
-  // onto {x >= 0, sum x = cap}: x = max(y - tau, 0), tau from the sorted values
-  scratch.assign(y.data(), y.data() + y.size());
-  std::sort(scratch.begin(), scratch.end(), std::greater<>());
-  double cumulative = 0.0;
-  double tau = 0.0;
-  for (std::size_t j = 0; j < scratch.size(); ++j) {
-    cumulative += scratch[j];
-    const double t = (cumulative - cap) / static_cast<double>(j + 1);
-    if (scratch[j] - t <= 0.0) break;
-    tau = t;
+  static const bool interleave = std::getenv("PGS_INTERLEAVE") != nullptr;  // XXX experiment
+  std::vector<int> contact_at(p.size(), -1);
+  for (std::size_t c = 0; c < s.contacts.size(); ++c) contact_at[s.contacts[c].normal] = static_cast<int>(c);
+  for (int i = 0; i < p.size(); ++i) {
+    if (in_friction[i]) continue;
+    if (!(rows.diag(i) > 0.0))
+      return "diagonal A(" + std::to_string(i) + "," + std::to_string(i) + ") <= 0 (PGS divides by it, eq. 2.46)";
+    s.order.push_back(i);
+    if (interleave && contact_at[i] >= 0) s.order.push_back(-contact_at[i] - 1);
   }
-  y = (y.array() - tau).cwiseMax(0.0);
+  if (!interleave)
+    for (std::size_t c = 0; c < s.contacts.size(); ++c) s.order.push_back(-static_cast<int>(c) - 1);
+  return {};
 }
 
-void project_onto_capped_simplex(VecX& y, double cap) {
-  std::vector<double> scratch;
-  project_onto_capped_simplex(y, cap, scratch);
+// Sweeps until the residuals are within the tolerance or max_sweeps.
+template <class Rows>
+void run(const LcpProblem& p, const SolverOptions& options, Schedule& s, Rows& rows, VecX& z,
+         SolverResult& result) {
+  const int n = p.size();
+  const double lambda = options.relaxation;
+  const int max_sweeps = options.max_iterations > 0 ? options.max_iterations : PgsSolver::kDefaultMaxSweeps;
+  // r outside the range of a friction block's H is ignored below this (pgs_friction.cpp)
+  const double threshold = solver_detail::residual_threshold(p, options.tolerance);
+  const double perp_tol = std::max(1e-3 * threshold, 1e-14 * (1.0 + p.b.cwiseAbs().maxCoeff()));
+  VecX w(n), v, pf;
+  std::vector<double> inv_diag(n, 0.0);
+  for (int i : s.order)
+    if (i >= 0) inv_diag[i] = 1.0 / rows.diag(i);
+  rows.refresh(p, z, w);
+
+  auto update_row = [&](int i) {  // eq. 2.46
+    double zi = z(i) - lambda * rows.velocity(i, z) * inv_diag[i];
+    if (!is_free(p, i)) zi = std::max(zi, 0.0);
+    const double dz = zi - z(i);
+    if (dz == 0.0) return;
+    z(i) = zi;
+    rows.add(i, dz);
+  };
+  auto update_friction = [&](ContactBlock& c) {  // steps 2 and 3 of pgs.hpp
+    const int m = static_cast<int>(c.friction.size());
+    v.resize(m);
+    pf.resize(m);
+    for (int k = 0; k < m; ++k) {
+      v(k) = rows.friction_velocity(c.friction[k], c.slip, z);
+      pf(k) = z(c.friction[k]);
+    }
+    c.block.solve(pf, v, c.mu * z(c.normal), perp_tol);
+    for (int k = 0; k < m; ++k) {
+      const int f = c.friction[k];
+      const double d = pf(k) - z(f);
+      if (d == 0.0) continue;
+      z(f) = pf(k);
+      rows.add(f, d);
+    }
+    const double slip = m > 0 ? std::max(0.0, -v.minCoeff()) : 0.0;
+    const double ds = slip - z(c.slip);
+    if (ds == 0.0) return;
+    z(c.slip) = slip;
+    rows.add(c.slip, ds);
+  };
+
+  for (int sweep = 1; sweep <= max_sweeps; ++sweep) {
+    for (int item : s.order) {
+      if (item >= 0)
+        update_row(item);
+      else
+        update_friction(s.contacts[-item - 1]);
+    }
+    result.iterations = sweep;
+    if (sweep == 1 || sweep % PgsSolver::kCheckEvery == 0 || sweep == max_sweeps) {
+      rows.refresh(p, z, w);
+      solver_detail::residuals_from_w(p, z, w, result);
+      static const int trace = std::getenv("PGS_TRACE") ? std::atoi(std::getenv("PGS_TRACE")) : 0;  // XXX
+      if (trace >= 2) std::fprintf(stderr, "  sweep %d res %.3e %.3e thr %.3e\n", sweep, result.complementarity, result.feasibility, threshold);
+      if (trace >= 1 && (sweep == max_sweeps || solver_detail::within_tolerance(p, result, options.tolerance))) std::fprintf(stderr, "n %d sweeps %d res %.3e thr %.3e\n", n, sweep, solver_detail::residual_norm(result), threshold);
+      if (solver_detail::within_tolerance(p, result, options.tolerance)) {
+        result.status = SolverStatus::Solved;
+        return;
+      }
+      if (!std::isfinite(result.complementarity)) {
+        result.status = SolverStatus::NumericalFailure;
+        result.message = "pgs: the iterate diverged";
+        return;
+      }
+    }
+  }
+  result.status = SolverStatus::MaxIterations;
+  result.message = "pgs: not converged in " + std::to_string(max_sweeps) + " sweeps (residual " +
+                   std::to_string(solver_detail::residual_norm(result)) + ")";
+}
+
+// check_problem without A (the velocity engine never reads it): O(n).
+bool check_problem_without_A(const LcpProblem& p, SolverResult& result) {
+  const std::size_t n = p.b.size();
+  auto reject = [&](SolverStatus status, const char* why) {
+    result.status = status;
+    result.message = std::string("pgs: ") + why;
+    return false;
+  };
+  if ((!p.bound.empty() && p.bound.size() != n) || (!p.role.empty() && p.role.size() != n) ||
+      (!p.contact_of.empty() && p.contact_of.size() != n))
+    return reject(SolverStatus::Unsupported, "bound, role or contact_of has the wrong size");
+  for (int c : p.contact_of)
+    if (c < -1 || c >= static_cast<int>(n))
+      return reject(SolverStatus::Unsupported, "contact_of names a row outside the problem");
+  if (!p.b.allFinite()) return reject(SolverStatus::NumericalFailure, "b holds a non-finite entry");
+  return true;
+}
+
+}  // namespace
+
+namespace pgs_detail {
+
+std::string find_contacts(const LcpProblem& p, Schedule& s) {
+  const int n = p.size();
+  std::vector<int> block_of_normal(n, -1);
+  s.contact_of_slip.assign(n, -1);
+  for (int i = 0; i < n; ++i) {
+    if (role_of(p, i) != RowRole::Slip) continue;
+    const int c = contact_of(p, i);
+    if (c < 0 || role_of(p, c) != RowRole::Normal)
+      return "slip row " + std::to_string(i) + " has no Normal row in contact_of";
+    if (block_of_normal[c] >= 0) return "two slip rows for normal row " + std::to_string(c);
+    block_of_normal[c] = static_cast<int>(s.contacts.size());
+    s.contact_of_slip[i] = block_of_normal[c];
+    ContactBlock b;
+    b.normal = c;
+    b.slip = i;
+    s.contacts.push_back(std::move(b));
+    if (is_free(p, c) || is_free(p, i)) return "Free row in a contact block";
+  }
+  for (int i = 0; i < n; ++i) {
+    if (role_of(p, i) != RowRole::Friction) continue;
+    const int c = contact_of(p, i);
+    if (!s.contacts.empty() && (c < 0 || block_of_normal[c] < 0))
+      return "friction row " + std::to_string(i) + " has no slip row for its contact";
+    if (c >= 0 && block_of_normal[c] >= 0) {
+      if (is_free(p, i)) return "Free friction row " + std::to_string(i);
+      s.contacts[block_of_normal[c]].friction.push_back(i);
+    }
+  }
+  return {};
+}
+
+}  // namespace pgs_detail
+
+std::string pgs_structure_issue(const LcpProblem& problem) {
+  if (problem.structure.empty()) return "no structure";
+  SolverResult check;
+  if (!check_problem_without_A(problem, check)) return check.message;
+  Schedule s;
+  if (std::string why = pgs_detail::find_contacts(problem, s); !why.empty()) return why;
+  pgs_detail::StructuredRows rows;
+  return rows.build(problem, s);
 }
 
 SolverResult PgsSolver::solve(const LcpProblem& problem, VecX& z) {
@@ -157,91 +243,41 @@ SolverResult PgsSolver::solve(const LcpProblem& problem, VecX& z) {
     result.seconds = clock.seconds();
     return result;
   };
-  if (!solver_detail::check_problem(problem, "pgs", result)) {
-    result.seconds = clock.seconds();
-    return result;
+  // the velocity engine when the structure is usable, else the dense one
+  Schedule schedule;
+  pgs_detail::StructuredRows structured;
+  std::string structure_issue = "no structure";
+  if (!problem.structure.empty()) {
+    if (!check_problem_without_A(problem, result)) return finish(result.status, result.message);
+    if (std::string why = pgs_detail::find_contacts(problem, schedule); !why.empty())
+      return finish(SolverStatus::Unsupported, "pgs: " + why);
+    structure_issue = structured.build(problem, schedule);
+    if (!structure_issue.empty()) schedule = Schedule{};
+  }
+  const bool use_structure = structure_issue.empty();
+  if (!use_structure && !solver_detail::check_problem(problem, "pgs", result)) {
+    if (!problem.structure.empty()) result.message += " (structure unusable: " + structure_issue + ")";
+    return finish(result.status, result.message);
   }
   const int n = problem.size();
   if (z.size() != n || !z.allFinite()) z = VecX::Zero(n);
   if (n == 0) return finish(SolverStatus::Solved, {});
-  Schedule schedule;
-  if (std::string why = build_schedule(problem, schedule); !why.empty())
-    return finish(SolverStatus::Unsupported, "pgs: " + why);
   for (int i = 0; i < n; ++i)
     if (!is_free(problem, i)) z(i) = std::max(z(i), 0.0);
 
-  const MatX& A = problem.A;
-  const double lambda = options_.relaxation;
-  const int max_sweeps = options_.max_iterations > 0 ? options_.max_iterations : kDefaultMaxSweeps;
-  VecX w = A * z + problem.b;
-
-  auto update_row = [&](int i) {  // eq. 2.46
-    double zi = z(i) - lambda * w(i) / A(i, i);
-    if (!is_free(problem, i)) zi = std::max(zi, 0.0);
-    const double dz = zi - z(i);
-    if (dz == 0.0) return;
-    z(i) = zi;
-    w.noalias() += dz * A.col(i);
-  };
-  VecX v, p, y, dp;
-  std::vector<double> scratch;
-  auto update_contact = [&](const ContactBlock& c) {
-    update_row(c.normal);
-    const int m = static_cast<int>(c.friction.size());
-    const double cap = c.mu * z(c.normal);
-    v.resize(m);
-    p.resize(m);
-    for (int k = 0; k < m; ++k) {
-      v(k) = w(c.friction[k]) - z(c.slip);  // A_fs = 1: the slip term removed
-      p(k) = z(c.friction[k]);
-    }
-    const double step = 1.0 / std::max(c.lipschitz, 1e-300);
-    for (int it = 0; it < kInnerSteps && m > 0; ++it) {
-      y = p - step * v;
-      project_onto_capped_simplex(y, cap, scratch);
-      dp = y - p;
-      const double change = dp.cwiseAbs().maxCoeff();
-      if (change == 0.0) break;
-      v.noalias() += c.H * dp;
-      p = y;
-      if (change <= kInnerTol * cap) break;
-    }
-    for (int k = 0; k < m; ++k) {
-      const int f = c.friction[k];
-      const double d = p(k) - z(f);
-      if (d == 0.0) continue;
-      z(f) = p(k);
-      w.noalias() += d * A.col(f);
-    }
-    const double s = m > 0 ? std::max(0.0, -v.minCoeff()) : 0.0;
-    const double ds = s - z(c.slip);
-    if (ds != 0.0) {
-      z(c.slip) = s;
-      w.noalias() += ds * A.col(c.slip);
-    }
-  };
-
-  for (int sweep = 1; sweep <= max_sweeps; ++sweep) {
-    for (int item : schedule.order) {
-      if (item >= 0)
-        update_row(item);
-      else
-        update_contact(schedule.contacts[-item - 1]);
-    }
-    result.iterations = sweep;
-    if (sweep == 1 || sweep % kCheckEvery == 0 || sweep == max_sweeps) {
-      w.noalias() = A * z;  // drop the drift of the incremental updates
-      w += problem.b;
-      solver_detail::residuals_from_w(problem, z, w, result);
-      if (solver_detail::within_tolerance(problem, result, options_.tolerance))
-        return finish(SolverStatus::Solved, {});
-      if (!std::isfinite(result.complementarity))
-        return finish(SolverStatus::NumericalFailure, "pgs: the iterate diverged");
-    }
+  if (use_structure) {
+    if (std::string why = build_order(problem, structured, schedule); !why.empty())
+      return finish(SolverStatus::Unsupported, "pgs: " + why);
+    run(problem, options_, schedule, structured, z, result);
+    return finish(result.status, result.message);
   }
-  return finish(SolverStatus::MaxIterations,
-                "pgs: not converged in " + std::to_string(max_sweeps) + " sweeps (residual " +
-                    std::to_string(solver_detail::residual_norm(result)) + ")");
+  DenseRows dense(problem);
+  std::string why = pgs_detail::find_contacts(problem, schedule);
+  if (why.empty()) why = check_dense_contacts(problem, schedule);
+  if (why.empty()) why = build_order(problem, dense, schedule);
+  if (!why.empty()) return finish(SolverStatus::Unsupported, "pgs: " + why);
+  run(problem, options_, schedule, dense, z, result);
+  return finish(result.status, result.message);
 }
 
 std::unique_ptr<LcpSolver> make_pgs_solver(const SolverOptions& options) {

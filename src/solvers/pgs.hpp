@@ -6,7 +6,7 @@
 // which needs A_ii > 0: a zero diagonal is Unsupported.
 //
 // Stewart-Trinkle contacts (eq. 6.1; rows found through role and contact_of):
-// the slip rows have A_ss = 0, so s is not swept. Per contact, in row order:
+// the slip rows have A_ss = 0, so s is not swept. Per contact:
 //   1. p_n by its own row, projected at 0 (eq. 2.46);
 //   2. with p_n fixed, p_f solves the friction block
 //        min 1/2 p_f' H p_f + p_f' r   over   C = {p_f >= 0, sum_k p_f,k <= mu p_n},
@@ -14,22 +14,40 @@
 //      KKT conditions, with s the multiplier of the sum constraint, are
 //      exactly eq. 2.21 for this contact:
 //        0 <= p_f  perp  v_f + E s >= 0,   0 <= s  perp  mu p_n - E'p_f >= 0,
-//      v_f = (A z + b)_f without the slip term. It is solved by projected
-//      gradient steps p_f <- Proj_C(p_f - v_f / L), L >= lambda_max(H)
-//      (Gershgorin), with the exact Euclidean projection onto C.
+//      v_f = (A z + b)_f without the slip term. A contact's friction rows are
+//      G' columns [d; r x d] with the directions d in the tangent plane (eq.
+//      2.22), so H = C'C has rank <= 2 and the block is the Euclidean
+//      projection of a point onto the polygon conv{0, mu p_n c_k} in R^rank:
+//      solved exactly (pgs_friction.cpp). Blocks outside that form (rank > 2,
+//      or r not in the range of H) take projected gradient steps
+//      p_f <- Proj_C(p_f - v_f / L), L >= lambda_max(H) / 1.82, with the exact
+//      Euclidean projection onto C.
 //   3. s recovered: s = max(0, -min_k v_f,k). Derivation: if the cone is not
 //      saturated, s = 0 by complementarity and then v_f >= 0 (the minimum is
 //      >= 0, giving 0); if it is saturated (s > 0 allowed), every active
 //      direction has v_f,k + s = 0 and every other v_f,k + s >= 0, so
 //      s = -min_k v_f,k. With mu p_n = 0 (C = {0}) the smallest s making
 //      v_f + s >= 0 is the same formula.
-// Convergence: residuals (SolverResult) measured on w = A z + b recomputed
-// from scratch every few sweeps; Solved when within the tolerance,
-// MaxIterations (z the last iterate) otherwise. Default 500 sweeps.
+// Order of a sweep: every normal and plain row in index order, then every
+// friction block (the normal impulses settle the caps mu p_n first).
+//
+// Two engines run the same sweep (pgs_structured.cpp):
+//   dense:    w = A z + b kept up to date, O(n) per changed z_i;
+//   velocity: when problem.structure (A = G'M^-1G + C) is present and
+//             consistent, u_b = M^-1 G z per body is kept instead and
+//             w_i = G_i u + b_i + (C z)_i costs O(12), a change of z_i O(12);
+//             A is not read. Otherwise (see pgs_structure_issue) the dense one.
+// Both start from the given z (warm start; clamped at 0 on NonNegative rows).
+// Convergence: residuals (SolverResult, measure_residuals' definitions on the
+// original problem) on w recomputed from scratch (dense: A z + b; velocity:
+// G (M^-1 G z) + b + C z) after sweep 1 and every kCheckEvery sweeps; Solved
+// within the tolerance, MaxIterations (z the last iterate) at the limit.
+// Default 500 sweeps.
 #pragma once
 
 #include "solvers/lcp.hpp"
 
+#include <string>
 #include <vector>
 
 namespace pegsim {
@@ -41,6 +59,7 @@ class PgsSolver final : public LcpSolver {
   SolverResult solve(const LcpProblem& problem, VecX& z) override;
 
   static constexpr int kDefaultMaxSweeps = 500;
+  static constexpr int kCheckEvery = 4;  // sweeps between residual checks
 
  private:
   SolverOptions options_;
@@ -50,4 +69,95 @@ class PgsSolver final : public LcpSolver {
 void project_onto_capped_simplex(VecX& y, double cap);
 void project_onto_capped_simplex(VecX& y, double cap, std::vector<double>& scratch);
 
+// Why PGS cannot run on problem.structure (it then uses the dense A): empty
+// when the velocity engine will be used.
+std::string pgs_structure_issue(const LcpProblem& problem);
+
+// Internals shared by pgs.cpp, pgs_structured.cpp and pgs_friction.cpp.
+namespace pgs_detail {
+
+// One contact's friction block (step 2 above) and its solver.
+class FrictionBlock {
+ public:
+  // H = A_ff of the contact; factors it (H = C'C, pivoted Cholesky).
+  void reset(const MatX& H);
+  // p: the current p_f; v: the friction velocities without the slip term at
+  // p. On return p minimizes the block over {p >= 0, sum p <= cap} and v are
+  // the velocities at the new p. perp_tol: how far r may lie outside the
+  // range of H for the exact polygon solve.
+  void solve(VecX& p, VecX& v, double cap, double perp_tol);
+  int rank() const { return rank_; }  // 0..2: exact solve; 3: projected gradient only
+
+ private:
+  bool solve_exact(VecX& p, VecX& v, double cap, double perp_tol);
+  void projected_gradient(VecX& p, VecX& v, double cap);
+
+  MatX H_;
+  int rank_ = 3;
+  Eigen::Matrix<double, 2, Eigen::Dynamic> C_, K_;  // H = C'C; K = (CC')^-1 C
+  std::vector<int> hull_;   // rank 2: CCW hull of {0, c_k}: k, or -1 for the origin
+  std::vector<Vec2> point_; // the hull's points
+  int lo_ = -1, hi_ = -1;   // rank 1: the extreme c_k below and above 0 (-1: 0)
+  double lipschitz_ = -1.0; // projected-gradient step bound, computed on first use
+  VecX y_, dp_;
+  std::vector<double> scratch_;
+};
+
+struct ContactBlock {
+  int normal = -1;
+  int slip = -1;
+  std::vector<int> friction;
+  double mu = 0.0;
+  FrictionBlock block;
+};
+
+struct Schedule {
+  std::vector<int> order;  // >= 0: a normal or plain row; < 0: friction block of contact -(c + 1)
+  std::vector<ContactBlock> contacts;
+  std::vector<int> contact_of_slip;  // per row: its contact for slip rows, else -1
+};
+
+// The contacts of eq. 6.1 from role and contact_of (slip row -> normal row,
+// friction rows by contact). Empty string, or why the problem is outside PGS.
+std::string find_contacts(const LcpProblem& p, Schedule& s);
+
+// The velocity engine's rows (pgs_structured.cpp).
+class StructuredRows {
+ public:
+  // Validates problem.structure against the problem and s (eq. 6.1 blocks in
+  // C, slip rows without bodies), sets each contact's mu and friction block.
+  // Empty string, or why the structure cannot be used.
+  std::string build(const LcpProblem& p, Schedule& s);
+  double diag(int i) const { return diag_[i]; }
+  // w_i at the current u and z, without the E s term of friction rows.
+  double velocity(int i, const VecX& z) const {
+    const Row& r = rows_[i];
+    double w = (*b_)(i) + r.ja.dot(u_[r.a]) + r.jb.dot(u_[r.b]);
+    for (int k = start_[i]; k < start_[i + 1]; ++k) w += val_[k] * z(col_[k]);
+    return w;
+  }
+  double friction_velocity(int f, int /*slip*/, const VecX& z) const { return velocity(f, z); }
+  void add(int i, double dz) {  // z_i changed by dz: u += M^-1 G_i dz
+    const Row& r = rows_[i];
+    u_[r.a] += dz * r.ma;
+    u_[r.b] += dz * r.mb;
+  }
+  // u = M^-1 G z from scratch, and w = G u + b + C z (all of C).
+  void refresh(const LcpProblem& p, const VecX& z, VecX& w);
+
+ private:
+  struct Row {
+    std::uint32_t a = 0, b = 0;  // body indices; the zero dummy body for none
+    Vec6 ja = Vec6::Zero(), jb = Vec6::Zero();
+    Vec6 ma = Vec6::Zero(), mb = Vec6::Zero();  // M^-1 ja, M^-1 jb
+  };
+  std::vector<Row> rows_;
+  std::vector<double> diag_;
+  std::vector<int> start_, col_;  // C by row, without the E entries of contacts
+  std::vector<double> val_;
+  std::vector<Vec6> u_;           // per body, then the dummy (always zero)
+  const VecX* b_ = nullptr;
+};
+
+}  // namespace pgs_detail
 }  // namespace pegsim

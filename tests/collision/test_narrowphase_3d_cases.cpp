@@ -14,10 +14,6 @@
 namespace pegsim {
 namespace {
 
-double uniform(std::mt19937_64& g, double lo, double hi) {
-  return lo + (hi - lo) * static_cast<double>(g() >> 11) * 0x1.0p-53;
-}
-
 Pose at(const Vec3& p, const Quat& q = Quat::Identity()) {
   Pose pose;
   pose.position = p;
