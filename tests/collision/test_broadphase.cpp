@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/sampler.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -14,16 +16,7 @@
 namespace pegsim {
 namespace {
 
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) : g_(seed) {}
-  double unit() { return static_cast<double>(g_() >> 11) * 0x1.0p-53; }
-  double uniform(double lo, double hi) { return lo + (hi - lo) * unit(); }
-  int integer(int lo, int hi) { return lo + static_cast<int>(g_() % static_cast<std::uint64_t>(hi - lo + 1)); }
-
- private:
-  std::mt19937_64 g_;
-};
+using Rng = test::Sampler;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 

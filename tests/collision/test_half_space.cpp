@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/sampler.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -15,36 +17,7 @@
 namespace pegsim {
 namespace {
 
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) : g_(seed) {}
-  double unit() { return static_cast<double>(g_() >> 11) * 0x1.0p-53; }
-  double uniform(double lo, double hi) { return lo + (hi - lo) * unit(); }
-  int integer(int lo, int hi) { return lo + static_cast<int>(g_() % static_cast<std::uint64_t>(hi - lo + 1)); }
-  Vec2 in_disc(double r) {
-    for (;;) {
-      const Vec2 v(uniform(-1, 1), uniform(-1, 1));
-      if (v.squaredNorm() <= 1.0) return r * v;
-    }
-  }
-  Vec3 direction3() {
-    for (;;) {
-      const Vec3 v(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1));
-      const double n = v.norm();
-      if (n > 0.1 && n <= 1.0) return v / n;
-    }
-  }
-  Quat rotation() {
-    for (;;) {
-      const Eigen::Vector4d q(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1));
-      const double n = q.norm();
-      if (n > 0.1 && n <= 1.0) return Quat(q(0) / n, q(1) / n, q(2) / n, q(3) / n);
-    }
-  }
-
- private:
-  std::mt19937_64 g_;
-};
+using Rng = test::Sampler;
 
 std::vector<Polygon> polygon_pool() {
   std::vector<Polygon> pool;
@@ -96,7 +69,7 @@ TEST(HalfSpace, MatchesBruteForce3d) {
   for (int i = 0; i < 2000; ++i) {
     const Polyhedron& P = pool[static_cast<std::size_t>(rng.integer(0, static_cast<int>(pool.size()) - 1))];
     HalfSpace hs;
-    hs.normal = rng.direction3();
+    hs.normal = rng.direction();
     hs.offset = rng.uniform(-0.5, 0.5);
     Pose ph, pp;
     ph.orientation = rng.rotation();

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/sampler.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -22,49 +24,7 @@ namespace {
 
 // ---------------------------------------------------------------- sampling
 
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) : g_(seed) {}
-  double unit() { return static_cast<double>(g_() >> 11) * 0x1.0p-53; }
-  double uniform(double lo, double hi) { return lo + (hi - lo) * unit(); }
-  int integer(int lo, int hi) { return lo + static_cast<int>(g_() % static_cast<std::uint64_t>(hi - lo + 1)); }
-  Vec3 in_ball(double r) {
-    for (;;) {
-      const Vec3 v(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1));
-      if (v.squaredNorm() <= 1.0) return r * v;
-    }
-  }
-  Vec3 direction() {
-    for (;;) {
-      const Vec3 v(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1));
-      const double n = v.norm();
-      if (n > 0.1 && n <= 1.0) return v / n;
-    }
-  }
-  Quat rotation() {
-    for (;;) {
-      const Eigen::Vector4d q(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1));
-      const double n = q.norm();
-      if (n > 0.1 && n <= 1.0) return Quat(q(0) / n, q(1) / n, q(2) / n, q(3) / n);
-    }
-  }
-  // One of the 24 rotations of the cube (exactly representable axes).
-  Quat axis_rotation() {
-    static const Quat base[] = {
-        Quat::Identity(),
-        Quat(Eigen::AngleAxisd(M_PI / 2, Vec3::UnitX())),
-        Quat(Eigen::AngleAxisd(M_PI, Vec3::UnitX())),
-        Quat(Eigen::AngleAxisd(-M_PI / 2, Vec3::UnitX())),
-        Quat(Eigen::AngleAxisd(M_PI / 2, Vec3::UnitY())),
-        Quat(Eigen::AngleAxisd(-M_PI / 2, Vec3::UnitY())),
-    };
-    const Quat spin(Eigen::AngleAxisd(M_PI / 2 * integer(0, 3), Vec3::UnitZ()));
-    return (base[integer(0, 5)] * spin).normalized();
-  }
-
- private:
-  std::mt19937_64 g_;
-};
+using Rng = test::Sampler;
 
 std::vector<Polyhedron> polyhedron_pool() {
   std::vector<Polyhedron> pool;

@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/sampler.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
@@ -22,33 +24,7 @@
 namespace pegsim {
 namespace {
 
-// Deterministic sampling: std::mt19937_64 (its output sequence is fixed by
-// the standard) with our own uniform mapping, so every platform draws the
-// same configurations.
-class Sampler {
- public:
-  explicit Sampler(std::uint64_t seed) : rng_(seed) {}
-  // Uniform in [0, 1) from the top 53 bits.
-  double unit() { return static_cast<double>(rng_() >> 11) * 0x1.0p-53; }
-  double uniform(double lo, double hi) { return lo + (hi - lo) * unit(); }
-  int integer(int lo, int hi) {  // inclusive
-    return lo + static_cast<int>(rng_() % static_cast<std::uint64_t>(hi - lo + 1));
-  }
-  Vec3 vec3(double lo, double hi) { return Vec3(uniform(lo, hi), uniform(lo, hi), uniform(lo, hi)); }
-  Vec2 vec2(double lo, double hi) { return Vec2(uniform(lo, hi), uniform(lo, hi)); }
-  // Small-integer lattice points: exact parallels, coincidences, collinearity.
-  Vec3 lattice3(int lo, int hi) { return Vec3(integer(lo, hi), integer(lo, hi), integer(lo, hi)); }
-  Vec3 unit_vec3() {
-    for (;;) {
-      Vec3 v = vec3(-1.0, 1.0);
-      const double n = v.norm();
-      if (n > 0.1 && n <= 1.0) return v / n;
-    }
-  }
-
- private:
-  std::mt19937_64 rng_;
-};
+using Sampler = test::Sampler;
 
 constexpr double kTol = 1e-9;
 
