@@ -7,9 +7,18 @@
 //   points), each with the friction coefficient of its material pair;
 // - `constraints`: groups of sub-contacts. The standard model emits one
 //   U-constraint (a plain unilateral constraint, 0 <= psi perp p_n >= 0) per
-//   contact. PEG (thesis 4.2) adds I-constraints (at least one of two
-//   sub-contacts holds) and X-constraints (both hold or neither), which the
-//   formulation turns into the c and d slack rows of eqs. 4.41-4.51.
+//   contact. PEG (thesis 4.2) adds I-constraints (at least one of a vertex's
+//   sub-contacts holds, eq. 4.9) and X-constraints (at least one of two sets
+//   holds: a mask against crossing edges, eq. 4.15), which the formulation
+//   turns into the c and d slack rows of eqs. 4.41-4.51.
+//
+// Layout of an I- or X-constraint's `contacts` (thesis 4.7: "we let that
+// primary contact be the first in the set"): the `primaries` leading entries
+// are C_iota, the sub-contacts that may carry a force, first the one that
+// carries the constraint's inequality (eq. 4.11 / 4.14); the rest are C_kappa,
+// sub-contacts that only shape the geometry (c slack rows, eq. 4.10). An
+// X-constraint is written as an I-constraint with one force (thesis 4.2.3);
+// the formulation may move that force to another of its sub-contacts.
 #pragma once
 
 #include "collision/contact.hpp"
@@ -25,6 +34,12 @@ struct ContactConstraint {
   ConstraintKind kind = ConstraintKind::U;
   std::vector<int> contacts;  // indices into ConstraintSet::contacts (U: exactly one)
   std::vector<int> friction;  // sub-contacts that carry friction (thesis 4.7: the primary ones)
+  int primaries = 1;          // I: leading entries of `contacts` that may push (|C_iota|); U, X: 1
+};
+
+// How many constraints of each kind a set holds (thesis Fig. 5.13 counts).
+struct ConstraintCounts {
+  int u = 0, i = 0, x = 0;
 };
 
 struct ConstrainedContact {
@@ -36,6 +51,20 @@ struct ConstraintSet {
   std::vector<ConstrainedContact> contacts;
   std::vector<ContactConstraint> constraints;
   void clear() { contacts.clear(); constraints.clear(); }
+  bool has_peg_constraints() const {  // any I- or X-constraint
+    for (const ContactConstraint& k : constraints)
+      if (k.kind != ConstraintKind::U) return true;
+    return false;
+  }
+  ConstraintCounts counts() const {
+    ConstraintCounts n;
+    for (const ContactConstraint& k : constraints) {
+      if (k.kind == ConstraintKind::U) ++n.u;
+      else if (k.kind == ConstraintKind::I) ++n.i;
+      else ++n.x;
+    }
+    return n;
+  }
 };
 
 }  // namespace pegsim

@@ -1,7 +1,8 @@
 // Contact models: feature pairs -> constraint set (thesis ch. 4).
 //
 // One interface, one implementation file per model. The standard model is
-// here; PEG, LNC and corrective models register in make_contact_model.
+// here, PEG 2D in peg_2d.cpp; LNC and corrective models register in
+// make_contact_model.
 #pragma once
 
 #include "collision/contact.hpp"
@@ -23,7 +24,11 @@ class ContactModel {
   virtual void build(const Model& model, const std::vector<Contact>& contacts, ConstraintSet& out) = 0;
 };
 
-// Throws std::invalid_argument naming the model if it is not available.
+// Throws std::invalid_argument naming the model if it is not available, or
+// if it is not available in that dimension (PEG: 2D only for now).
+std::unique_ptr<ContactModel> make_contact_model(ContactModelKind kind, Dimension dim);
+// Without a dimension: a model that checks the scene's dimension when it
+// builds (PEG throws std::invalid_argument on a 3D model then).
 std::unique_ptr<ContactModel> make_contact_model(ContactModelKind kind);
 std::string_view to_string(ContactModelKind kind);
 // "standard", "peg", "lnc", "corrective"; false if unknown

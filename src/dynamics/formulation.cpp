@@ -1,10 +1,12 @@
 #include "dynamics/formulation.hpp"
 
+#include "dynamics/formulation_detail.hpp"
+
 #include <cmath>
 #include <numbers>
 
 namespace pegsim {
-namespace {
+namespace formulation_detail {
 
 // G column for direction d applied at the contact points (eq. 2.26 / 2.22):
 // body A receives -d at point_a, body B receives +d at point_b.
@@ -57,7 +59,22 @@ void fill_delassus(const std::vector<JacobianRow>& rows, int n_rows_with_bodies,
   }
 }
 
-}  // namespace
+void fill_inverse_mass(const std::vector<InverseMass>& minv, LcpStructure& structure) {
+  structure.inverse_mass.resize(minv.size());
+  for (std::size_t b = 0; b < minv.size(); ++b) {
+    const InverseMass& m = minv[b];
+    Mat6& block = structure.inverse_mass[b];
+    block.setZero();
+    block.topLeftCorner<3, 3>() = (m.inv_mass * m.linear_mask).asDiagonal();
+    block.bottomRightCorner<3, 3>() = m.inv_inertia;
+  }
+}
+
+}  // namespace formulation_detail
+
+using formulation_detail::contact_row;
+using formulation_detail::fill_delassus;
+using formulation_detail::row_velocity;
 
 void friction_basis(const Vec3& n, int nd, Dimension dim, std::vector<Vec3>& out) {
   out.clear();
@@ -82,6 +99,8 @@ void friction_basis(const Vec3& n, int nd, Dimension dim, std::vector<Vec3>& out
 
 void build_problem(FormulationKind kind, const FormulationInput& in, const ConstraintSet& set,
                    StepProblem& out) {
+  // I- and X-constraints (PEG): the c and d slack rows of eqs. 4.41-4.51, peg_rows.cpp
+  if (set.has_peg_constraints()) return formulation_detail::build_peg_problem(kind, in, set, out);
   const Model& model = *in.model;
   const State& state = *in.state;
   const Dimension dim = model.options.dimension;
@@ -103,6 +122,7 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
   out.normal_var.assign(nc, -1);
   out.first_friction_var.assign(nc, -1);
   out.slip_var.assign(nc, -1);
+  out.next_normal_var.assign(n, -1);
   LcpStructure& structure = out.lcp.structure;
   structure.rows.assign(n, JacobianRow{});
   structure.coupling.clear();
@@ -147,20 +167,19 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
 
   // G' M^-1 G blocks
   fill_delassus(structure.rows, n_normal + n_friction, *in.inverse_mass, model.bodies.size(), lcp.A);
-  structure.inverse_mass.resize(model.bodies.size());
-  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
-    const InverseMass& m = (*in.inverse_mass)[b];
-    Mat6& block = structure.inverse_mass[b];
-    block.setZero();
-    block.topLeftCorner<3, 3>() = (m.inv_mass * m.linear_mask).asDiagonal();
-    block.bottomRightCorner<3, 3>() = m.inv_inertia;
-  }
+  formulation_detail::fill_inverse_mass(*in.inverse_mass, structure);
 
   // b: G' nu* (+ psi/h for Stewart-Trinkle's normal rows)
   const std::vector<Vec6>& nu = *in.free_velocity;
   for (int v = 0; v < n_normal + n_friction; ++v) lcp.b(v) = row_velocity(structure.rows[v], nu);
   if (kind == FormulationKind::StewartTrinkle)
     for (int c = 0; c < nc; ++c) lcp.b(c) += set.contacts[c].contact.gap / in.h;
+}
+
+double normal_impulse(const StepProblem& problem, const VecX& z, int contact) {
+  double p = 0.0;
+  for (int v = problem.normal_var[contact]; v >= 0; v = problem.next_normal_var[v]) p += z(v);
+  return p;
 }
 
 void apply_impulses(const StepProblem& problem, const VecX& z, const std::vector<InverseMass>& minv,

@@ -14,6 +14,10 @@
 // Variables are ordered [p_n | p_f | s]. Contacts whose material pair has
 // mu = 0 get no friction or slip rows: their cone is the normal ray, and the
 // rows would only carry p_f = 0 (U p_n - E' p_f >= 0 forces it).
+//
+// A constraint set with I- or X-constraints (PEG, thesis 4.7) is written as
+// eqs. 4.41-4.51 instead (peg_rows.cpp): [p_n | p_f | s | c, d], the slack
+// rows with RowRole::PegSlack and no Jacobian.
 #pragma once
 
 #include "contact/constraint_set.hpp"
@@ -29,6 +33,10 @@ struct StepProblem {
   LcpProblem lcp;  // lcp.structure.rows: one Jacobian row per variable (slip rows: no bodies)
   // per ConstraintSet contact: its variables (-1 when absent)
   std::vector<int> normal_var, first_friction_var, slip_var;
+  // per LCP variable: the next Normal variable whose impulse acts along the
+  // same contact's normal (-1: none). PEG can give one contact several (an I-
+  // and an X-constraint); normal_var heads the chain.
+  std::vector<int> next_normal_var;
   std::vector<Vec3> friction_direction;  // per LCP variable; zero for non-friction rows
   int friction_directions = 0;           // n_d used for each frictional contact
 };
@@ -44,6 +52,10 @@ struct FormulationInput {
 // Builds the LCP of eq. 6.1 (Stewart-Trinkle or Anitescu-Potra).
 void build_problem(FormulationKind kind, const FormulationInput& in, const ConstraintSet& constraints,
                    StepProblem& out);
+
+// The normal impulse on a ConstraintSet contact: the sum over its Normal
+// variables (0 for a contact with none, such as a PEG secondary sub-contact).
+double normal_impulse(const StepProblem& problem, const VecX& z, int contact);
 
 // nu^{l+1} = nu* + M^-1 G z (eq. 2.30): accumulates each variable's impulse
 // onto its bodies and returns the new velocities (body count entries).

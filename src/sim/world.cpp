@@ -73,7 +73,7 @@ void World::set_solver(const std::string& name) {
 }
 
 void World::set_contact_model(ContactModelKind kind) {
-  contact_model_ = make_contact_model(kind);
+  contact_model_ = make_contact_model(kind, model_.options.dimension);
   model_.options.model = kind;
 }
 
@@ -244,7 +244,7 @@ void World::solve(std::vector<Vec6>& velocity) {
   for (int c = 0; c < nc; ++c) {
     report_.contacts[c] = constraints_.contacts[c].contact;
     ContactImpulse& imp = report_.impulses[c];
-    imp.normal = z_(problem_.normal_var[c]);
+    imp.normal = normal_impulse(problem_, z_, c);  // 0 for a PEG secondary sub-contact
     imp.friction.setZero();
     const int f = problem_.first_friction_var[c];
     if (f >= 0)
@@ -265,7 +265,7 @@ void World::recover_without_stabilization() {
   bool any = false;
   for (std::size_t c = 0; c < constraints_.contacts.size(); ++c) {
     const double gap = constraints_.contacts[c].contact.gap;
-    if (gap < 0.0) {
+    if (gap < 0.0 && problem_.normal_var[c] >= 0) {
       clamped.b(problem_.normal_var[c]) -= gap / model_.options.h;
       any = true;
     }
@@ -286,7 +286,7 @@ void World::warm_start(VecX& z) const {
   for (std::size_t c = 0; c < constraints_.contacts.size(); ++c) {
     const Contact& k = constraints_.contacts[c].contact;
     auto it = previous_impulses_.find({k.body_a, k.body_b, static_cast<int>(k.kind), k.feature_a, k.feature_b});
-    if (it == previous_impulses_.end()) continue;
+    if (it == previous_impulses_.end() || problem_.normal_var[c] < 0) continue;
     const std::vector<double>& p = it->second;
     z(problem_.normal_var[c]) = p[0];
     const int f = problem_.first_friction_var[c];
@@ -301,6 +301,7 @@ void World::remember_solution(const VecX& z) {
   previous_impulses_.clear();
   for (std::size_t c = 0; c < constraints_.contacts.size(); ++c) {
     const Contact& k = constraints_.contacts[c].contact;
+    if (problem_.normal_var[c] < 0) continue;  // a PEG secondary sub-contact carries no impulse
     std::vector<double> p{z(problem_.normal_var[c])};
     const int f = problem_.first_friction_var[c];
     if (f >= 0) {

@@ -39,6 +39,8 @@ class World {
   const StepReport& last_report() const { return report_; }
   // The complementarity problem the last step solved (empty if it had no contacts).
   const StepProblem& last_problem() const { return problem_; }
+  // The constraints the contact model built in the last step (counts(): U, I, X).
+  const ConstraintSet& last_constraints() const { return constraints_; }
 
   // Contact distance of each body for the coming step (thesis eq. 5.1, see world.cpp).
   double contact_distance(std::uint32_t body) const;

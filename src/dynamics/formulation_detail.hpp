@@ -1,0 +1,30 @@
+// Pieces shared by the Stewart-Trinkle rows (formulation.cpp) and the PEG rows
+// (peg_rows.cpp). Internal to the dynamics stage.
+#pragma once
+
+#include "dynamics/formulation.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace pegsim::formulation_detail {
+
+// G column for direction d at the contact's points (eqs. 2.22, 2.26): body A
+// receives -d at point_a, body B receives +d at point_b; static bodies are left out.
+JacobianRow contact_row(const Contact& c, const Vec3& d, const Model& model, const State& state);
+
+// w = ja . nu_a + jb . nu_b
+double row_velocity(const JacobianRow& row, const std::vector<Vec6>& nu);
+
+// A_ij += G_i' M^-1 G_j for the first n_rows_with_bodies rows (symmetric).
+void fill_delassus(const std::vector<JacobianRow>& rows, int n_rows_with_bodies,
+                   const std::vector<InverseMass>& minv, std::size_t body_count, MatX& A);
+
+// LcpStructure::inverse_mass from the per-body inverse masses.
+void fill_inverse_mass(const std::vector<InverseMass>& minv, LcpStructure& structure);
+
+// Eqs. 4.41-4.51 (peg_rows.cpp).
+void build_peg_problem(FormulationKind kind, const FormulationInput& in, const ConstraintSet& set,
+                       StepProblem& out);
+
+}  // namespace pegsim::formulation_detail

@@ -1,0 +1,254 @@
+// Time stepping with PEG (thesis 4.7, eqs. 4.41-4.51): the Stewart-Trinkle
+// LCP of eq. 6.1 extended by I- and X-constraints.
+//
+// With rho_k = G_k' nu^{l+1} + psi_k / h for sub-contact k (eq. 2.25
+// substituted) and nu^{l+1} = nu* + M^-1 (G_n p_n + G_f p_f) (eq. 4.41: the
+// impulses of every force variable), an I-constraint over the sub-contacts
+// [1 .. m | m+1 .. K] (C_iota first, sub-contact 1 carrying eq. 4.11; layout in
+// contact/constraint_set.hpp) contributes:
+//   c_j, j = 2..K  (eqs. 4.10, 4.44; E_I1 lower triangular with unit diagonal)
+//     0 <= c_2 + .. + c_j + rho_1 - rho_j        perp c_j >= 0
+//   p_1  (eqs. 4.14, 4.45; E_I2 a row of ones)
+//     0 <= c_2 + .. + c_K + rho_1                perp p_1 >= 0
+//   d_i, i = 2..m  (eq. 4.12)
+//     0 <= d_i + rho_i                           perp d_i >= 0
+//   p_i, i = 2..m  (eq. 4.13)
+//     0 <= c_2 + .. + c_K + rho_1 + d_i          perp p_i >= 0
+// p_i pushes along sub-contact i's normal (G_nI of eq. 4.41); c and d push
+// nothing. By Lemmas 4.1.1-4.1.2, c_2 + .. + c_K + rho_1 = max_k rho_k, so p_1's
+// row is eq. 4.1, max_k rho_k >= 0, and by Lemmas 4.1.3-4.1.4 p_i's row lets
+// p_i > 0 only when rho_i = 0 is that maximum. An X-constraint is the same with
+// m = 1 (eqs. 4.46-4.47). A U-constraint is the plain normal row of eq. 6.1.
+// Friction (eqs. 4.48-4.49) is eq. 6.1's, on the sub-contacts the constraints
+// list (the primary ones), its slip row bounding mu times the sum of every
+// normal impulse on that sub-contact (U p_nIX: an I- and an X-constraint may
+// both push on one sub-contact).
+//
+// Variables: [p_n | p_f | s | c, d], p_n in constraint order (U: 1, I: m,
+// X: 1), the slacks per constraint (its c's, then its d's), RowRole::PegSlack.
+// Matrix: A = G' M^-1 G + C with G the force Jacobians (none for s, c, d) and
+// C the E blocks, eq. 6.1's U, E, -E', and (R - G)' M^-1 G for the rows that
+// measure other sub-contacts than their own column pushes on (c, d, p_i for
+// i >= 2; R: what the row measures). A is neither symmetric nor copositive
+// (thesis 4.8): Lemke's method may end on a ray.
+//
+// Decision F2 (which sub-contact of an X-constraint carries its force): the
+// one whose gap is predicted largest at the end of the step,
+// psi/h + G' nu* (ties: the model's order). An X-constraint is a mask; its
+// one force (eq. 4.14 form) may act whenever max(rho_a, rho_b) = 0, also when
+// the other sub-contact holds that maximum. On the sub-contact expected to
+// hold it, that extra solution disappears: with the force on the other one,
+// the triangle-drop run found a spurious impulse where two collinear edges
+// met (rho_a = -rho_b), the force holding the other gap at zero.
+//
+// Decision F1 (Anitescu-Potra): U rows drop psi/h as in eq. 6.1; I and X rows
+// keep it, since eq. 4.1 compares gaps, which velocities alone cannot (thesis
+// Fig. 5.1: psi_1 is deep, its velocity is not). Thesis 4.7 writes PEG for
+// Stewart-Trinkle only.
+#include "dynamics/formulation_detail.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace pegsim::formulation_detail {
+namespace {
+
+// Adds j on `body` to a row of at most two bodies (those of one constraint's pair).
+void accumulate(JacobianRow& r, std::uint32_t body, const Vec6& j) {
+  if (body == kNoBody) return;
+  if (r.body_a == body) r.ja += j;
+  else if (r.body_b == body) r.jb += j;
+  else if (r.body_a == kNoBody) r.body_a = body, r.ja = j;
+  else if (r.body_b == kNoBody) r.body_b = body, r.jb = j;
+  else throw std::logic_error("PEG constraint: sub-contacts span more than two bodies");
+}
+
+// x - y, matched by body (sub-contacts of one pair may name the bodies in either order)
+JacobianRow difference(const JacobianRow& x, const JacobianRow& y) {
+  JacobianRow r;
+  accumulate(r, x.body_a, x.ja);
+  accumulate(r, x.body_b, x.jb);
+  accumulate(r, y.body_a, -y.ja);
+  accumulate(r, y.body_b, -y.jb);
+  return r;
+}
+
+// What a row measures beyond its own column's Jacobian, and its gap terms.
+struct RowTerms {
+  JacobianRow extra;  // R - G
+  double gap = 0.0;   // psi / h terms
+};
+
+void check(const ContactConstraint& k, int nc) {
+  const int K = static_cast<int>(k.contacts.size());
+  const int m = k.kind == ConstraintKind::I ? k.primaries : 1;
+  bool ok = K >= 1 && m >= 1 && m <= K && (k.kind != ConstraintKind::U || K == 1);
+  for (int c : k.contacts) ok = ok && c >= 0 && c < nc;
+  if (!ok) throw std::logic_error("malformed contact constraint (" + std::to_string(K) + " sub-contacts, " +
+                                  std::to_string(m) + " primaries)");
+}
+
+}  // namespace
+
+void build_peg_problem(FormulationKind kind, const FormulationInput& in, const ConstraintSet& set,
+                       StepProblem& out) {
+  const Model& model = *in.model;
+  const State& state = *in.state;
+  const Dimension dim = model.options.dimension;
+  const int nd = dim == Dimension::Planar ? 2 : model.options.friction_directions;
+  const int nc = static_cast<int>(set.contacts.size());
+  const bool stabilize_u = kind == FormulationKind::StewartTrinkle;  // F1
+  auto psi_h = [&](int c) { return set.contacts[c].contact.gap / in.h; };
+
+  std::vector<char> has_friction(nc, 0);
+  int n_normal = 0, n_slack = 0;
+  for (const ContactConstraint& k : set.constraints) {
+    check(k, nc);
+    const int K = static_cast<int>(k.contacts.size());
+    const int m = k.kind == ConstraintKind::I ? k.primaries : 1;  // U, X: one force
+    n_normal += m;
+    n_slack += (K - 1) + (m - 1);
+    for (int c : k.friction)
+      if (set.contacts[c].mu > 0.0) has_friction[c] = 1;
+  }
+  int n_frictional = 0;
+  for (char f : has_friction) n_frictional += f;
+  const int n_friction = n_frictional * nd;
+  const int n_forces = n_normal + n_friction;
+  const int n = n_forces + n_frictional + n_slack;
+
+  out.friction_directions = nd;
+  out.normal_var.assign(nc, -1);
+  out.first_friction_var.assign(nc, -1);
+  out.slip_var.assign(nc, -1);
+  out.next_normal_var.assign(n, -1);
+  out.friction_direction.assign(n, Vec3::Zero());
+  LcpProblem& lcp = out.lcp;
+  LcpStructure& structure = lcp.structure;
+  structure.rows.assign(n, JacobianRow{});
+  structure.coupling.clear();
+  lcp.A.setZero(n, n);
+  lcp.b.setZero(n);
+  lcp.bound.assign(n, RowBound::NonNegative);
+  lcp.role.assign(n, RowRole::Normal);
+  lcp.contact_of.assign(n, -1);
+  std::vector<RowTerms> terms(n);
+  MatX C = MatX::Zero(n, n);  // the C of A = G'M^-1G + C while assembling
+
+  std::vector<JacobianRow> normal_row(nc);
+  for (int c = 0; c < nc; ++c) {
+    const Contact& contact = set.contacts[c].contact;
+    normal_row[c] = contact_row(contact, contact.normal, model, state);
+  }
+  std::vector<int> last_normal(nc, -1);
+  auto add_normal_var = [&](int v, int c) {
+    structure.rows[v] = normal_row[c];
+    if (last_normal[c] < 0) out.normal_var[c] = v;
+    else out.next_normal_var[last_normal[c]] = v;
+    last_normal[c] = v;
+  };
+
+  int next_normal = 0;
+  int next_slack = n_forces + n_frictional;
+  const std::vector<Vec6>& nu = *in.free_velocity;
+  auto predicted = [&](int c) { return psi_h(c) + row_velocity(normal_row[c], nu); };
+  std::vector<int> s;
+  for (const ContactConstraint& k : set.constraints) {
+    s = k.contacts;
+    if (k.kind == ConstraintKind::X) {  // F2
+      std::size_t best = 0;
+      for (std::size_t j = 1; j < s.size(); ++j)
+        if (predicted(s[j]) > predicted(s[best])) best = j;
+      std::swap(s[0], s[best]);
+    }
+    const int first = s[0];
+    if (k.kind == ConstraintKind::U) {  // eq. 4.43
+      add_normal_var(next_normal, first);
+      if (stabilize_u) terms[next_normal].gap = psi_h(first);
+      ++next_normal;
+      continue;
+    }
+    const int K = static_cast<int>(s.size());
+    const int m = k.kind == ConstraintKind::I ? k.primaries : 1;
+    const int c0 = next_slack;   // c_j is variable c0 + j - 2, j = 2..K
+    const int d0 = c0 + K - 1;   // d_i is variable d0 + i - 2, i = 2..m
+    next_slack = d0 + m - 1;
+    for (int j = 2; j <= K; ++j) {  // eqs. 4.10, 4.44
+      const int v = c0 + j - 2;
+      lcp.role[v] = RowRole::PegSlack;
+      terms[v].extra = difference(normal_row[first], normal_row[s[j - 1]]);
+      terms[v].gap = psi_h(first) - psi_h(s[j - 1]);
+      for (int t = 2; t <= j; ++t) C(v, c0 + t - 2) = 1.0;  // E_I1
+    }
+    for (int i = 1; i <= m; ++i) {  // eqs. 4.13-4.14, 4.45
+      const int v = next_normal++;
+      add_normal_var(v, s[i - 1]);
+      terms[v].gap = psi_h(first);
+      for (int t = 2; t <= K; ++t) C(v, c0 + t - 2) = 1.0;  // E_I2
+      if (i == 1) continue;
+      const int d = d0 + i - 2;
+      terms[v].extra = difference(normal_row[first], normal_row[s[i - 1]]);
+      C(v, d) = 1.0;
+      lcp.role[d] = RowRole::PegSlack;  // eq. 4.12
+      terms[d].extra = normal_row[s[i - 1]];
+      terms[d].gap = psi_h(s[i - 1]);
+      C(d, d) = 1.0;
+    }
+  }
+
+  // friction on the listed (primary) sub-contacts, eqs. 4.48-4.49
+  std::vector<Vec3> dirs;
+  int next_friction = n_normal;
+  int next_slip = n_forces;
+  for (int c = 0; c < nc; ++c) {
+    if (!has_friction[c]) continue;
+    if (out.normal_var[c] < 0) throw std::logic_error("PEG: friction listed on a sub-contact without a force");
+    const Contact& contact = set.contacts[c].contact;
+    friction_basis(contact.normal, nd, dim, dirs);
+    out.first_friction_var[c] = next_friction;
+    out.slip_var[c] = next_slip;
+    for (int k = 0; k < nd; ++k) {
+      const int v = next_friction + k;
+      structure.rows[v] = contact_row(contact, dirs[k], model, state);
+      out.friction_direction[v] = dirs[k];
+      lcp.role[v] = RowRole::Friction;
+      lcp.contact_of[v] = out.normal_var[c];
+      C(v, next_slip) = 1.0;   // E
+      C(next_slip, v) = -1.0;  // -E'
+    }
+    lcp.role[next_slip] = RowRole::Slip;
+    lcp.contact_of[next_slip] = out.normal_var[c];
+    for (int p = out.normal_var[c]; p >= 0; p = out.next_normal_var[p]) C(next_slip, p) += set.contacts[c].mu;
+    next_friction += nd;
+    ++next_slip;
+  }
+
+  // G' M^-1 G, then (R - G)' M^-1 G for the rows that measure other sub-contacts
+  const std::vector<InverseMass>& minv = *in.inverse_mass;
+  fill_delassus(structure.rows, n_forces, minv, model.bodies.size(), lcp.A);
+  fill_inverse_mass(minv, structure);
+  std::vector<std::vector<std::pair<int, Vec6>>> by_body(model.bodies.size());  // (column, M^-1 g)
+  for (int col = 0; col < n_forces; ++col) {
+    const JacobianRow& g = structure.rows[col];
+    if (g.body_a != kNoBody) by_body[g.body_a].push_back({col, minv[g.body_a].apply(g.ja)});
+    if (g.body_b != kNoBody) by_body[g.body_b].push_back({col, minv[g.body_b].apply(g.jb)});
+  }
+  for (int v = 0; v < n; ++v) {
+    const JacobianRow& e = terms[v].extra;
+    for (const auto& [body, j] : {std::pair{e.body_a, e.ja}, std::pair{e.body_b, e.jb}}) {
+      if (body == kNoBody) continue;
+      for (const auto& [col, mg] : by_body[body]) C(v, col) += j.dot(mg);
+    }
+  }
+  lcp.A += C;
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c)
+      if (C(r, c) != 0.0) structure.coupling.push_back({r, c, C(r, c)});
+
+  // b: R' nu* plus the gap terms
+  for (int v = 0; v < n; ++v)
+    lcp.b(v) = row_velocity(structure.rows[v], nu) + row_velocity(terms[v].extra, nu) + terms[v].gap;
+}
+
+}  // namespace pegsim::formulation_detail
