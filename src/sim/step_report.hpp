@@ -41,8 +41,8 @@ struct StepReport {
   int solver_failures = 0;                // calls that did not end Solved
   int solver_recoveries = 0;              // failures recovered by re-solving without the psi/h term
   int problem_size = 0;                   // LCP variables, summed over problems
-  double max_penetration = 0.0;           // max(0, -gap) over the contacts found at the start of
-                                          // this step, i.e. in the state the previous step produced (m)
+  double max_penetration = 0.0;           // deepest overlap between bodies after the step (m),
+                                          // by the separating axis theorem on the broadphase's pairs
   StepProfile profile;
 };
 

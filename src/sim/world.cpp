@@ -2,6 +2,7 @@
 
 #include "collision/narrowphase.hpp"
 #include "dynamics/integration.hpp"
+#include "geometry/penetration.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -154,9 +155,21 @@ const StepReport& World::step() {
   }
   {
     StageTimer timer(report_.profile, Stage::Observers);
+    report_.max_penetration = measure_penetration();
     for (StepObserver* o : observers_) o->on_step(model_, state_, report_);
   }
   return report_;
+}
+
+// The deepest overlap after the step among the broadphase's body pairs, by
+// the separating axis theorem (geometry/penetration.hpp): measured on the
+// geometry, independent of the contacts and their (possibly secondary) gaps.
+double World::measure_penetration() const {
+  double deepest = 0.0;
+  for (const BodyPair& pair : pairs_)
+    deepest = std::max(deepest, penetration_depth(model_.bodies[pair.a].shape, state_.bodies[pair.a].pose,
+                                                  model_.bodies[pair.b].shape, state_.bodies[pair.b].pose));
+  return deepest;
 }
 
 // A non-finite pose or velocity (a NaN force set by a controller, an overflow)
@@ -202,9 +215,6 @@ void World::find_contacts() {
     const BodyGeometry b{pair.b, &model_.bodies[pair.b].shape, state_.bodies[pair.b].pose};
     pegsim::find_contacts(a, b, params, contacts_);
   }
-  double penetration = 0.0;
-  for (const Contact& c : contacts_) penetration = std::max(penetration, -c.gap);
-  report_.max_penetration = penetration;
 }
 
 void World::solve(std::vector<Vec6>& velocity) {

@@ -50,6 +50,7 @@ class World {
   void solve(std::vector<Vec6>& velocity);
   void recover_without_stabilization();
   void check_finite() const;
+  double measure_penetration() const;
   void warm_start(VecX& z) const;
   void remember_solution(const VecX& z);
 

@@ -1,6 +1,6 @@
 // Scenes with closed-form answers: free fall, a box sliding to rest, a block
 // resting on the ground, a chain of inelastic impacts.
-#include "penetration.hpp"
+#include "geometry/penetration.hpp"
 #include "scene_runner.hpp"
 
 #include <gtest/gtest.h>
@@ -64,7 +64,7 @@ TEST(RestingBlock, PenetrationStaysBelowOneNanometreForTenSeconds) {
   while (world.state().time < 10.0 - 1e-9) {
     const StepReport& r = world.step();
     ASSERT_EQ(r.solver_failures, 0);
-    const double depth = test::penetration_depth(ground, world.state().bodies[0].pose, block,
+    const double depth = penetration_depth(ground, world.state().bodies[0].pose, block,
                                                  world.state().bodies[1].pose);
     ASSERT_LT(depth, 1e-9) << "t = " << world.state().time;
     ASSERT_LT(world.state().bodies[1].linear_velocity.norm(), 1e-9);

@@ -1,5 +1,5 @@
 // box-stack-3d: ten boxes dropped 15 m must land and stand (dvc3D Fig. 2).
-#include "penetration.hpp"
+#include "geometry/penetration.hpp"
 #include "scene_runner.hpp"
 
 #include <gtest/gtest.h>
@@ -15,7 +15,7 @@ double worst_overlap(const World& world) {
   const auto& bodies = world.model().bodies;
   for (std::size_t i = 0; i < bodies.size(); ++i)
     for (std::size_t j = i + 1; j < bodies.size(); ++j)
-      worst = std::max(worst, test::penetration_depth(bodies[i].shape, world.state().bodies[i].pose,
+      worst = std::max(worst, penetration_depth(bodies[i].shape, world.state().bodies[i].pose,
                                                       bodies[j].shape, world.state().bodies[j].pose));
   return worst;
 }
