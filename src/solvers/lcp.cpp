@@ -85,7 +85,9 @@ bool check_problem(const LcpProblem& p, std::string_view solver, SolverResult& r
     return reject(SolverStatus::Unsupported, "contact_of has the wrong size");
   for (int c : p.contact_of)
     if (c < -1 || c >= n) return reject(SolverStatus::Unsupported, "contact_of names a row outside the problem");
-  if (!p.A.allFinite() || !p.b.allFinite())
+  // x * 0 is 0 for a finite x and NaN otherwise: one vectorised sum instead of
+  // allFinite(), which costs as much as a Lemke warm start at n = 360
+  if (std::isnan((p.A.array() * 0.0).sum()) || std::isnan((p.b.array() * 0.0).sum()))
     return reject(SolverStatus::NumericalFailure, "A or b holds a non-finite entry");
   return true;
 }

@@ -1,26 +1,36 @@
 // Lemke's complementary pivoting method for the pure LCP (thesis 6.4, [87]).
 //
 // Order of work in solve():
-//   1. b >= 0: z = 0 solves (w = b), no pivot.
-//   2. warm start: the support of the given z is taken as the active set J;
-//      A_JJ z_J = -b_J is solved and accepted if z, w >= 0 and z.w = 0 hold
-//      within the tolerance (0 pivots).
-//   3. complementary pivoting (lemke_pivoting.hpp) on the scaled problem, then
-//      a polish: the linear system of the final active set is re-solved on the
-//      original data, and the better of the two candidates is kept.
+//   1. b >= -threshold: z = 0 is within the tolerance (w = b), no pivot.
+//   2. warm start: the support of the given z (entries above 1e-9 max z) is
+//      the active set J; its linear system is solved on the original data,
+//      refined, and swept (3 below); accepted within the tolerance with 0
+//      pivots (SolverResult::iterations counts only rows moved in or out of J).
+//   3. complementary pivoting (lemke_pivoting.hpp) on the scaled problem with
+//      the entries of b within the noise level (|b_i| <= threshold / 2) set to
+//      zero: at rest, contact problems are degenerate at the level of their
+//      data's noise, which is also the tolerance's level, and pivoting on the
+//      noise follows it into nearly singular bases. Then the polish on the
+//      ORIGINAL data (lemke_active_set.hpp): the final basis's active set J
+//      solved (LU, dependent rows of redundant contacts dropped), structural
+//      violations moved in or out of J (block principal pivots), and the
+//      noise-level violations removed by block Gauss-Seidel sweeps with exact
+//      contact blocks (lemke_sweep.hpp).
+//   The polish aims at 1e-3 of the threshold (lemke.cpp: residuals left at
+//   the threshold feed back into the next step's b as noise) and accepts
+//   anything within the threshold when it gets no closer.
 //   4. on a ray, the pivot limit, or numerical trouble (a residual above the
 //      tolerance after the polish): the Tikhonov ladder M + delta I with
 //      delta = {1e-12, 1e-10, 1e-8, 1e-6} * |M|_inf, M the equilibrated
-//      problem below, recording SolverResult::regularization_level (1..4).
-//      Each rung's active set is polished on the original data (LU, then a
-//      rank-revealing minimum-norm solve for singular, redundant-contact
-//      systems, then the rung's own regularised system). Residuals are always
-//      those of the ORIGINAL problem; Solved only when they meet the tolerance.
+//      problem below, recording SolverResult::regularization_level (1..4),
+//      each rung polished as in 3. Residuals are always those of the ORIGINAL
+//      problem; Solved only when they meet the tolerance, and z is the best
+//      point seen otherwise.
 // Scaling: pivoting runs on M = D A D / alpha, q = D b / (alpha beta) with
 // D_i = A_ii^-1/2 (rows with a positive diagonal; slip rows get the geometric
 // mean of their row and column sizes), alpha = max |DAD|, beta making
 // |q|_inf = 1. This keeps bodies of very different masses comparable; the
-// covering vector (ones for M) is D^-1 1 for A. Pivot limit: 50 n + 10 unless
+// covering vector (ones for M) is D^-1 1 for A. Pivot limit: 10 n + 10 unless
 // SolverOptions::max_iterations is set.
 // A ray ends with Infeasible only when a Farkas certificate is checked on the
 // original data: y >= 0 with A'y <= 0 and b'y < 0 (then y'(Az + b) < 0 for
@@ -33,19 +43,28 @@
 
 #include "solvers/lcp.hpp"
 
+#include <cstdint>
+
 namespace pegsim {
 
 class LemkeSolver final : public LcpSolver {
  public:
-  explicit LemkeSolver(const SolverOptions& options) : options_(options) {}
+  // perturbation_seed: of the pseudo-random tie-breaking perturbation
+  // (lemke_pivoting.cpp); any seed gives a valid method, tests vary it.
+  explicit LemkeSolver(const SolverOptions& options, std::uint64_t perturbation_seed = 0)
+      : options_(options), perturbation_seed_(perturbation_seed) {}
   std::string_view name() const override { return "lemke"; }
   SolverResult solve(const LcpProblem& problem, VecX& z) override;
 
-  // Pivot limit when SolverOptions::max_iterations is 0.
-  static int default_pivot_limit(int n) { return 50 * n + 10; }
+  // Pivot limit when SolverOptions::max_iterations is 0. Lemke needs about
+  // n / 10 .. 2 n pivots here; the tie tolerance of the ratio test (a Harris-
+  // type step) gives up the lexicographic rule's guarantee against cycling,
+  // and the limit bounds what a cycle costs.
+  static int default_pivot_limit(int n) { return 10 * n + 10; }
 
  private:
   SolverOptions options_;
+  std::uint64_t perturbation_seed_;
 };
 
 }  // namespace pegsim

@@ -2,6 +2,7 @@
 // lemke_active_set.hpp).
 #include "solvers/lemke_active_set.hpp"
 
+#include "solvers/lemke_sweep.hpp"
 #include "solvers/solver_common.hpp"
 
 #include <Eigen/LU>
@@ -9,15 +10,17 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
 namespace pegsim::lemke_detail {
 namespace {
 
-constexpr double kDependentPivot = 1e-10;  // |U_jj| below this (relative): column j is dependent
-constexpr int kBlockRounds = 3;            // rounds that move every violated row at once
-constexpr double kActFraction = 0.5;       // violations above this share of the threshold move
+constexpr double kDependentPivot = 1e-10;  // |U_jj| below this (relative): column j depends
+constexpr double kNoiseImpulse = 1e-9;     // z_i below this share of max z: not in a support
+constexpr double kStructural = 100.0;      // violations above this many thresholds move rows
+constexpr double kSweepFrom = 1000.0;      // sweeps start from residuals below this many thresholds
+constexpr double kStall = 0.05;            // sweeps stop when three gain less than this share
+constexpr double kSkipShare = 0.1;         // sweeps skip blocks within this share of the target
+constexpr int kExtraSweeps = 4;            // sweeps towards the target once within the threshold
 
 // The raw point of J (negative z_J kept), with J's dependent rows dropped.
 // False when no finite point comes out.
@@ -26,15 +29,19 @@ bool solve_system(const LcpProblem& p, const VecX& D, std::vector<int>& J, VecX&
   z = VecX::Zero(n);
   MatX S;
   VecX rhs, y;
-  for (int attempt = 0; attempt < 3; ++attempt) {
+  auto gather = [&] {  // S = D_J A_JJ D_J, rhs = -D_J b_J
     const int k = static_cast<int>(J.size());
-    if (k == 0) return true;
     S.resize(k, k);
     rhs.resize(k);
     for (int c = 0; c < k; ++c) {
       rhs(c) = -D(J[c]) * p.b(J[c]);
       for (int r = 0; r < k; ++r) S(r, c) = D(J[r]) * p.A(J[r], J[c]) * D(J[c]);
     }
+  };
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const int k = static_cast<int>(J.size());
+    if (k == 0) return true;
+    gather();
     const Eigen::PartialPivLU<MatX> lu(S);
     const VecX u = lu.matrixLU().diagonal().cwiseAbs();
     const double cut = kDependentPivot * std::max(u.maxCoeff(), 1.0);
@@ -52,7 +59,9 @@ bool solve_system(const LcpProblem& p, const VecX& D, std::vector<int>& J, VecX&
   }
   // still singular: the minimum-norm least-squares point of what is left
   const int k = static_cast<int>(J.size());
-  y = Eigen::CompleteOrthogonalDecomposition<MatX>(S.topLeftCorner(k, k)).solve(rhs.head(k));
+  if (k == 0) return true;
+  gather();
+  y = Eigen::CompleteOrthogonalDecomposition<MatX>(S).solve(rhs);
   if (!y.allFinite()) return false;
   for (int c = 0; c < k; ++c) z(J[c]) = D(J[c]) * y(c);
   return true;
@@ -63,38 +72,51 @@ bool solve_system(const LcpProblem& p, const VecX& D, std::vector<int>& J, VecX&
 VecX equilibration(const MatX& A) {
   const int n = static_cast<int>(A.rows());
   VecX D = VecX::Zero(n);
-  for (int i = 0; i < n; ++i)
-    if (A(i, i) > 0.0) D(i) = 1.0 / std::sqrt(A(i, i));
+  std::vector<int> rest;  // rows without a positive diagonal
   for (int i = 0; i < n; ++i) {
-    if (D(i) > 0.0) continue;
-    double row = 0.0, col = 0.0;
-    for (int j = 0; j < n; ++j) {
-      if (!(D(j) > 0.0)) continue;
-      row = std::max(row, std::abs(A(i, j)) * D(j));
-      col = std::max(col, std::abs(A(j, i)) * D(j));
-    }
-    D(i) = row > 0.0 && col > 0.0 ? 1.0 / std::sqrt(row * col) : 1.0;
+    if (A(i, i) > 0.0)
+      D(i) = 1.0 / std::sqrt(A(i, i));
+    else
+      rest.push_back(i);
   }
+  // their row and column sizes against the scaled rows, column by column (A
+  // is column-major)
+  VecX row = VecX::Zero(n), col = VecX::Zero(n);
+  for (int j = 0; j < n && !rest.empty(); ++j) {
+    if (D(j) > 0.0) {
+      for (int i : rest) row(i) = std::max(row(i), std::abs(A(i, j)) * D(j));
+    } else {
+      for (int i = 0; i < n; ++i)
+        if (D(i) > 0.0) col(j) = std::max(col(j), std::abs(A(i, j)) * D(i));
+    }
+  }
+  for (int i : rest)
+    D(i) = row(i) > 0.0 && col(i) > 0.0 ? 1.0 / std::sqrt(row(i) * col(i)) : 1.0;
   return D;
 }
 
 std::vector<int> guess_active_set(const LcpProblem& p, const VecX& z) {
   const int n = p.size();
   std::vector<int> J;
+  const double cut = kNoiseImpulse * z.maxCoeff();
   for (int i = 0; i < n; ++i)
-    if (z(i) > 0.0) J.push_back(i);
+    if (z(i) > cut) J.push_back(i);
   if (p.role.empty() || p.contact_of.empty()) return J;
   std::vector<int> slip_of_normal(n, -1);
+  bool sliding = false;
   for (int i = 0; i < n; ++i)
-    if (p.role[i] == RowRole::Slip && z(i) > 0.0 && p.contact_of[i] >= 0)
+    if (p.role[i] == RowRole::Slip && z(i) > cut && p.contact_of[i] >= 0) {
       slip_of_normal[p.contact_of[i]] = i;
+      sliding = true;
+    }
+  if (!sliding) return J;
   std::vector<int> least(n, -1);  // per normal row: friction row of least w, -1 if any p_f > 0
   std::vector<char> has_impulse(n, 0);
   const VecX w = p.A * z + p.b;
   for (int f = 0; f < n; ++f) {
     const int c = p.contact_of[f];
     if (p.role[f] != RowRole::Friction || c < 0 || slip_of_normal[c] < 0) continue;
-    if (z(f) > 0.0) has_impulse[c] = 1;
+    if (z(f) > cut) has_impulse[c] = 1;
     if (least[c] < 0 || w(f) < w(least[c])) least[c] = f;
   }
   for (int c = 0; c < n; ++c)
@@ -104,70 +126,84 @@ std::vector<int> guess_active_set(const LcpProblem& p, const VecX& z) {
 }
 
 Refined refine_active_set(const LcpProblem& p, const VecX& D, std::vector<int> J,
-                          double threshold, int rounds) {
+                          double threshold, double target, int rounds, int sweeps) {
   const int n = p.size();
   Refined best;
   best.z = VecX::Zero(n);
-  measure_residuals(p, best.z, best.residuals);
-  best.within = solver_detail::residual_norm(best.residuals) <= threshold;
-  if (best.within) return best;
+  solver_detail::residuals_from_w(p, best.z, p.b, best.residuals);
+  auto consider = [&](const VecX& z, const SolverResult& r) {
+    if (solver_detail::residual_norm(r) < solver_detail::residual_norm(best.residuals)) {
+      best.z = z;
+      best.residuals = r;
+    }
+    best.within = solver_detail::residual_norm(best.residuals) <= threshold;
+    return solver_detail::residual_norm(best.residuals) <= target;
+  };
+  if (consider(best.z, best.residuals)) return best;
   std::vector<char> in(n, 0);
   std::vector<int> enter(n, -1);  // per contact (normal row): its friction row entering
+  std::vector<int> moves;
   VecX z, zc, w;
-  const double act = kActFraction * threshold;
+  const double structural = kStructural * threshold;
   for (int round = 0; round < rounds; ++round) {
     std::sort(J.begin(), J.end());
     J.erase(std::unique(J.begin(), J.end()), J.end());
     if (!solve_system(p, D, J, z)) break;
     ++best.solves;
+    best.exchanges += static_cast<int>(moves.size());
     zc = z.cwiseMax(0.0);
     w = p.b;
     for (int j : J)
       if (zc(j) != 0.0) w.noalias() += zc(j) * p.A.col(j);
     SolverResult r;
     solver_detail::residuals_from_w(p, zc, w, r);
-    if (solver_detail::residual_norm(r) < solver_detail::residual_norm(best.residuals)) {
-      best.z = zc;
-      best.residuals = r;
-    }
-    if (solver_detail::residual_norm(r) <= threshold) {
-      best.within = true;
-      return best;
-    }
-    // the violated rows: (row, violation), leaving rows flagged by z < 0
+    if (consider(zc, r)) return best;
+    // principal pivots on the structural violations: z_j < 0 leaves, w_i < 0 enters
     std::fill(in.begin(), in.end(), 0);
     for (int j : J) in[j] = 1;
-    std::vector<std::pair<int, double>> moves;
+    moves.clear();
     for (int j : J)
-      if (z(j) < -act) moves.emplace_back(j, -z(j));
+      if (z(j) < -structural) moves.push_back(j);
     std::fill(enter.begin(), enter.end(), -1);
     for (int i = 0; i < n; ++i) {
-      if (in[i] || !(w(i) < -act)) continue;
+      if (in[i] || !(w(i) < -structural)) continue;
       const int c = solver_detail::contact_of(p, i);
       if (solver_detail::role_of(p, i) == RowRole::Friction && c >= 0) {
         if (enter[c] < 0 || w(i) < w(enter[c])) enter[c] = i;
-        continue;
+      } else {
+        moves.push_back(i);
       }
-      moves.emplace_back(i, -w(i));
     }
     for (int c = 0; c < n; ++c)
-      if (enter[c] >= 0) moves.emplace_back(enter[c], -w(enter[c]));
-    if (getenv("DBGR")) {
-      std::printf("  round %d |J| %zu res %.3e moves %zu:", round, J.size(), solver_detail::residual_norm(r), moves.size());
-      for (auto& [i, v] : moves) std::printf(" %s%d(r%d,c%d,%.1e)", in[i] ? "-" : "+", i, int(solver_detail::role_of(p, i)), solver_detail::contact_of(p, i), v);
-      std::printf("\n");
-    }
+      if (enter[c] >= 0) moves.push_back(enter[c]);
     if (moves.empty()) break;
-    if (round >= kBlockRounds) {  // single pivot on the worst violation
-      const auto worst = std::max_element(moves.begin(), moves.end(),
-                                          [](const auto& a, const auto& b) { return a.second < b.second; });
-      moves = {*worst};
-    }
-    for (const auto& [i, v] : moves) in[i] = !in[i];
-    best.exchanges += static_cast<int>(moves.size());
+    for (int i : moves) in[i] = !in[i];
     J.clear();
     for (int i = 0; i < n; ++i)
       if (in[i]) J.push_back(i);
+  }
+  // the noise-level violations: block Gauss-Seidel from the best point
+  if (sweeps <= 0 || best.solves == 0 ||
+      solver_detail::residual_norm(best.residuals) > kSweepFrom * threshold)
+    return best;
+  const BlockSweeper sweeper(p);
+  z = best.z;
+  w = p.A * z + p.b;
+  double three_ago = solver_detail::residual_norm(best.residuals);
+  int within_at = best.within ? 0 : -1;  // the sweep that first met the threshold
+  for (int k = 0; k < sweeps; ++k) {
+    if (within_at >= 0 && k - within_at >= kExtraSweeps) break;
+    sweeper.sweep(z, w, kSkipShare * target);
+    ++best.sweeps;
+    SolverResult r;
+    solver_detail::residuals_from_w(p, z, w, r);
+    if (consider(z, r)) return best;
+    if (within_at < 0 && best.within) within_at = k + 1;
+    if (k % 3 == 2) {  // stalled: less than kStall gained over three sweeps
+      const double now = solver_detail::residual_norm(best.residuals);
+      if (now > (1.0 - kStall) * three_ago) break;
+      three_ago = now;
+    }
   }
   return best;
 }

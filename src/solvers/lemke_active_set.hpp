@@ -12,12 +12,17 @@
 // (columns keep their order), and those rows leave J. The rest of the system
 // is consistent for a solvable problem, and the dropped rows' w come out zero.
 //
-// Refinement (block principal pivoting, Judice-Pires, with a single-pivot
-// fallback): from the point of J, rows of J with z_i < 0 leave, rows off J with
-// w_i < 0 enter (friction rows: only the most violated direction of a contact
-// per round, as the others are usually fixed by it), and J is solved again;
-// the first rounds move every violated row, later rounds only the worst one.
-// The best point seen is kept; z is clamped to z >= 0 before it is measured.
+// Refinement: rows of J with z_i < 0 leave and rows off J with w_i < 0 enter
+// (friction rows: only the most violated direction of a contact per round, as
+// the others are usually fixed by it), and J is solved again (block principal
+// pivoting, Judice-Pires), but only on violations far above the threshold:
+// noise-level ones make such pivots chase the noise around the stack. Those
+// are left to block Gauss-Seidel sweeps (lemke_sweep.hpp), which start from
+// residuals below 1000 thresholds and stop at the target, when three sweeps
+// gain less than 5%, or 4 sweeps after the threshold was met (in a box-stack
+// run, stopping right at the threshold made 5% of the steps fail, 2 more
+// sweeps none: see kTargetShare in lemke.cpp). The best point seen is kept; z
+// is clamped to z >= 0 before it is measured.
 #pragma once
 
 #include "solvers/lcp.hpp"
@@ -32,11 +37,12 @@ namespace pegsim::lemke_detail {
 // (slip rows: A_ss = 0) the geometric mean of the row and column sizes.
 VecX equilibration(const MatX& A);
 
-// The support of a warm start z, plus, for a Stewart-Trinkle contact whose slip
-// s > 0 but whose friction impulses are all zero (a separating contact that
-// slides: p_n = 0), its friction row of least w. That row's w_f = v_f + s = 0
-// is the equation that fixes s (eq. 2.21); without it the slip row of A_JJ is
-// zero and the system singular.
+// The support of a warm start z (entries above 1e-9 max z: smaller ones are
+// noise-level corrections, not structure), plus, for a Stewart-Trinkle
+// contact whose slip s > 0 but whose friction impulses are all zero (a
+// separating contact that slides: p_n = 0), its friction row of least w.
+// That row's w_f = v_f + s = 0 is the equation that fixes s (eq. 2.21);
+// without it the slip row of A_JJ is zero and the system singular.
 std::vector<int> guess_active_set(const LcpProblem& p, const VecX& z);
 
 struct Refined {
@@ -44,12 +50,15 @@ struct Refined {
   SolverResult residuals;  // its complementarity and feasibility on p
   int solves = 0;          // linear systems solved
   int exchanges = 0;       // rows moved in or out of J (principal pivots)
+  int sweeps = 0;          // block Gauss-Seidel sweeps
   bool within = false;     // residuals within the threshold
 };
 
-// Solves the system of J and refines J for at most `rounds` systems; stops as
-// soon as the residuals are within `threshold` (measured on p itself).
+// Solves the system of J and refines J for at most `rounds` systems, then
+// sweeps at most `sweeps` times; stops as soon as the residuals (measured on p
+// itself) are within `target`. Refined::within: the best point is within
+// `threshold`.
 Refined refine_active_set(const LcpProblem& p, const VecX& D, std::vector<int> J,
-                          double threshold, int rounds);
+                          double threshold, double target, int rounds, int sweeps);
 
 }  // namespace pegsim::lemke_detail

@@ -2,18 +2,27 @@
 //
 // Representation. Rather than the full n x (2n+1) tableau we keep the basis
 // inverse Binv = B^-1 and qbar = B^-1 q, and form an entering column d = B^-1 a
-// on demand (a is the column of [I | -M | -c] of the entering variable). A
-// column k of Binv whose w_k is basic (at row p) is exactly the unit vector
-// e_p, so only the columns of the *nonbasic* w variables are dense; the others
-// are never touched. A pivot then costs O(n * k) and a column O(n * k), k the
+// on demand (a is the column of [I | -M | -c] of the entering variable; M is
+// read a column at a time, never formed). A column k of Binv whose w_k is
+// basic (at row p) is exactly the unit vector e_p, so only the columns of the
+// *nonbasic* w variables are stored (n x k, k growing with the basis); the
+// others are implicit. A pivot then costs O(n * k) and a column O(n * k), k the
 // number of z variables in the basis, instead of O(n^2) for the full tableau.
 //
 // Degeneracy. Contact problems at rest are massively degenerate: most entries
-// of q are zero up to rounding noise (resting contacts, friction rows), so
-// most ratios tie at zero. Letting the noise decide those ties follows it
-// into nearly singular bases (pivots of 1e-7 relative, B^-1 growing to 1e6)
-// until the basis loses feasibility or a false ray appears. So:
-//   - qbar_i below kDegenerateTol counts as exactly zero in the ratio test;
+// of q are zero up to noise (resting contacts, friction rows), so ratios tie,
+// at zero and elsewhere (hundreds of rows of a box stack reach zero at the
+// same step, their ratios equal to 1e-9 relative). Letting the noise decide
+// those ties follows it into nearly singular bases (pivots of 1e-10 relative,
+// B^-1 growing to 1e10) until the basis loses feasibility or a false ray
+// appears (a slip row leaving instead of the normal row it is proportional
+// to). So (PivotRules):
+//   - qbar_i below `degenerate` counts as exactly zero in the ratio test;
+//   - ratios within `tie` (relative) of the least are ties: the step may be
+//     that much longer than the exact least ratio (a Harris-type tolerance),
+//     leaving basic values negative at that level; the polish on the original
+//     data removes them;
+//   - pivots below `pivot` (relative to the column) are never taken;
 //   - ties are broken by the perturbation q + eps r + eps^2 e_1 + eps^3 e_2 ...
 //     with a fixed pseudo-random r in [0.5, 1.5): first on pbar = B^-1 r
 //     (rows pbar_i / d_i), then on the columns of B^-1 in order (the classic
@@ -28,22 +37,19 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <cstdio>
-#include <cstdlib>
 
 namespace pegsim::lemke_detail {
 namespace {
 
-constexpr double kPivotTol = 1e-11;       // |d_i| below this (relative) is no pivot
-constexpr double kTieTol = 1e-12;         // ratios closer than this (relative) are ties
-constexpr double kDegenerateTol = 1e-11;  // qbar_i below this (relative) is a degenerate zero
-constexpr double kNegativeTol = 1e-7;     // qbar below -this: the basis went infeasible
+constexpr double kLexTieTol = 1e-12;  // lexicographic comparisons closer than this (relative) tie
+constexpr double kNegativeTol = 1e-6;  // qbar below -this (relative): the basis went infeasible
 
 // The perturbation direction r: deterministic, pseudo-random in [0.5, 1.5)
-// (xorshift64), so that symmetric contacts do not tie on it.
-VecX perturbation(int n) {
+// (xorshift64 from the seed), so that symmetric contacts do not tie on it.
+VecX perturbation(int n, std::uint64_t seed) {
   VecX r(n);
-  std::uint64_t x = 0x9E3779B97F4A7C15ull;
+  std::uint64_t x = 0x9E3779B97F4A7C15ull ^ (seed * 0xD1B54A32D192ED03ull);
+  if (x == 0) x = 1;
   for (int i = 0; i < n; ++i) {
     x ^= x << 13;
     x ^= x >> 7;
@@ -55,10 +61,10 @@ VecX perturbation(int n) {
 
 class Tableau {
  public:
-  Tableau(const MatX& M, const VecX& q)
-      : M_(M), n_(static_cast<int>(q.size())), z0_(2 * n_), binv_(MatX::Identity(n_, n_)),
-        qbar_(q), pbar_(perturbation(n_)), basis_(n_), row_of_(2 * n_ + 1, -1),
-        dense_slot_(n_, -1), d_(n_), a_(n_) {
+  Tableau(const ScaledMatrix& M, const VecX& q, const PivotRules& rules)
+      : M_(M), rules_(rules), n_(static_cast<int>(q.size())), z0_(2 * n_),
+        binv_(n_, std::min(n_, 32)), qbar_(q), pbar_(perturbation(n_, rules.seed)), basis_(n_),
+        row_of_(2 * n_ + 1, -1), dense_slot_(n_, -1), store_(n_, -1), d_(n_), a_(n_) {
     for (int i = 0; i < n_; ++i) basis_[i] = row_of_[i] = i;  // all w basic
   }
 
@@ -80,34 +86,14 @@ class Tableau {
   // d = B^-1 a for the entering variable `var`.
   void form_column(int var) {
     if (var < n_) {  // w_j: a = e_j, so d is column j of Binv (dense: w_j nonbasic)
-      d_ = binv_.col(var);
+      d_ = binv_.col(store_[var]);
       return;
     }
-    if (var == z0_) {
-      if (covering_.size() == n_)
-        a_ = -covering_;
-      else
-        a_.setConstant(-1.0);
-    } else {
-      a_ = -M_.col(var - n_);
-    }
+    if (var == z0_)
+      a_.setConstant(-1.0);
+    else
+      M_.negated_column(var - n_, a_);
     apply_inverse(a_, d_);
-  }
-
-  // A restart on q_new from the current (complementary) basis B: qbar =
-  // B^-1 q_new, and the covering vector becomes c = B 1, so that z0's column
-  // in the tableau is again -1 in every row and its first pivot is the
-  // first_leaving_row() rule of a fresh start.
-  void restart(const VecX& q_new) {
-    apply_inverse(q_new, qbar_);
-    covering_ = VecX::Zero(n_);
-    for (int i = 0; i < n_; ++i) {
-      const int var = basis_[i];
-      if (var < n_)
-        covering_(var) += 1.0;
-      else
-        covering_ -= M_.col(var - n_);  // z0 is nonbasic after a solution
-    }
   }
 
   // Minimum-ratio test on the current column, ties broken as in the header
@@ -115,9 +101,9 @@ class Tableau {
   // the basis has lost feasibility (numerical trouble).
   int ratio_test() {
     const double dmax = d_.cwiseAbs().maxCoeff();
-    const double piv_tol = kPivotTol * std::max(1.0, dmax);
+    const double piv_tol = rules_.pivot * std::max(1.0, dmax);
     const double qmax = std::max(1.0, qbar_.cwiseAbs().maxCoeff());
-    const double degenerate = kDegenerateTol * qmax;
+    const double degenerate = rules_.degenerate * qmax;
     auto level = [&](int i) { return qbar_(i) <= degenerate ? 0.0 : qbar_(i); };
     double theta = std::numeric_limits<double>::infinity();
     for (int i = 0; i < n_; ++i) {
@@ -125,21 +111,25 @@ class Tableau {
       if (d_(i) > piv_tol) theta = std::min(theta, level(i) / d_(i));
     }
     if (!std::isfinite(theta)) return -1;
-    const double tie = kTieTol * (1.0 + theta);
+    const double tie = rules_.tie * theta + rules_.tie_absolute;
     ties_.clear();
-    for (int i = 0; i < n_; ++i) {
+    int r = -1;
+    for (int i = 0; i < n_ && r < 0; ++i) {
       if (d_(i) <= piv_tol || level(i) / d_(i) > theta + tie) continue;
-      if (basis_[i] == z0_) return i;  // z0 can leave: finish
+      if (basis_[i] == z0_) r = i;  // z0 can leave: finish
       ties_.push_back(i);
     }
-    // The eps r term, then the eps^(k+2) terms: the columns of B^-1 in order.
-    keep_least_ratio([&](int i) { return pbar_(i); }, 1e-9);
-    for (int k = 0; k < n_ && ties_.size() > 1; ++k)
-      keep_least_ratio([&](int i) { return binv_(i, k); }, kTieTol);
-    // Exact lexicographic ties cannot happen for a nonsingular B; with rounding
-    // they can: take the largest pivot.
-    return *std::max_element(ties_.begin(), ties_.end(),
-                             [&](int i, int j) { return d_(i) < d_(j); });
+    if (r < 0) {
+      // The eps r term, then the eps^(k+2) terms: the columns of B^-1 in order.
+      keep_least_ratio([&](int i) { return pbar_(i); }, 1e-9);
+      for (int k = 0; k < n_ && ties_.size() > 1; ++k)
+        keep_least_ratio([&](int i) { return inverse_entry(i, k); }, kLexTieTol);
+      // Exact lexicographic ties cannot happen for a nonsingular B; with
+      // rounding they can: take the largest pivot.
+      r = *std::max_element(ties_.begin(), ties_.end(),
+                            [&](int i, int j) { return d_(i) < d_(j); });
+    }
+    return r;
   }
 
   // Pivot `entering` in on row r, with its column in d_. Returns the leaving variable.
@@ -154,38 +144,23 @@ class Tableau {
     const int leaving = basis_[r];
     for (int k : dense_) {
       if (k == entering) continue;
-      const double rk = binv_(r, k) / piv;
+      auto col = binv_.col(store_[k]);
+      const double rk = col(r) / piv;
       if (rk == 0.0) continue;
-      binv_.col(k).noalias() -= rk * d_;
-      binv_(r, k) = rk;
+      col.noalias() -= rk * d_;
+      col(r) = rk;
     }
     if (leaving < n_) {  // w_leaving's column was e_r: it becomes dense
-      binv_.col(leaving) = d_ * (-1.0 / piv);
-      binv_(r, leaving) = 1.0 / piv;
       add_dense(leaving);
+      auto col = binv_.col(store_[leaving]);
+      col = d_ * (-1.0 / piv);
+      col(r) = 1.0 / piv;
     }
-    if (entering < n_) {  // w_entering becomes basic at row r: its column is e_r
-      binv_.col(entering).setZero();
-      binv_(r, entering) = 1.0;
-      remove_dense(entering);
-    }
+    if (entering < n_) remove_dense(entering);  // w_entering basic at row r: its column is e_r
     basis_[r] = entering;
     row_of_[entering] = r;
     row_of_[leaving] = -1;
     return leaving;
-  }
-
-  void debug_compare(const VecX& q) const {
-    VecX z = VecX::Zero(n_);
-    for (int i = 0; i < n_; ++i) if (basis_[i] >= n_ && basis_[i] < z0_) z(basis_[i] - n_) = qbar_(i);
-    VecX w = M_ * z + q;
-    double err = 0, wmin = 0, qmin = 0; 
-    for (int i = 0; i < n_; ++i) if (basis_[i] < n_) { err = std::max(err, std::abs(w(basis_[i]) - qbar_(i))); wmin = std::min(wmin, w(basis_[i])); qmin = std::min(qmin, qbar_(i)); }
-    std::printf("  tableau vs exact: max err %.3e  min w exact %.3e  min qbar(w rows) %.3e  qmax %.3e\n", err, wmin, qmin, qbar_.cwiseAbs().maxCoeff());
-  }
-  // qbar >= 0 up to rounding.
-  bool feasible() const {
-    return qbar_.minCoeff() >= -kDegenerateTol * std::max(1.0, qbar_.cwiseAbs().maxCoeff());
   }
 
   // The basic z variables and their values (negatives clamped).
@@ -211,11 +186,16 @@ class Tableau {
   }
 
  private:
+  // (B^-1)_ik: the stored column when w_k is nonbasic, else e_(row of w_k).
+  double inverse_entry(int i, int k) const {
+    return store_[k] >= 0 ? binv_(i, store_[k]) : (row_of_[k] == i ? 1.0 : 0.0);
+  }
+
   // out = B^-1 a, with the unit columns of Binv implicit.
   void apply_inverse(const VecX& a, VecX& out) const {
     out.setZero(n_);
     for (int k : dense_)
-      if (a(k) != 0.0) out.noalias() += a(k) * binv_.col(k);
+      if (a(k) != 0.0) out.noalias() += a(k) * binv_.col(store_[k]);
     for (int i = 0; i < n_; ++i)
       if (basis_[i] < n_) out(i) += a(basis_[i]);
   }
@@ -230,7 +210,16 @@ class Tableau {
     std::erase_if(ties_, [&](int i) { return value(i) / d_(i) > cut; });
   }
 
+  // w_k nonbasic: a storage column for its column of B^-1 (storage grows
+  // as the basis takes in z variables; freed columns are reused).
   void add_dense(int k) {
+    if (free_.empty()) {
+      if (used_ == binv_.cols())
+        binv_.conservativeResize(n_, std::min<Eigen::Index>(n_, 2 * used_ + 1));
+      free_.push_back(used_++);
+    }
+    store_[k] = free_.back();
+    free_.pop_back();
     dense_slot_[k] = static_cast<int>(dense_.size());
     dense_.push_back(k);
   }
@@ -240,27 +229,28 @@ class Tableau {
     dense_slot_[dense_[slot]] = slot;
     dense_.pop_back();
     dense_slot_[k] = -1;
+    free_.push_back(store_[k]);
+    store_[k] = -1;
   }
 
-  const MatX& M_;
+  const ScaledMatrix& M_;
+  PivotRules rules_;
   int n_;
   int z0_;
-  MatX binv_;
+  MatX binv_;  // B^-1's columns of the nonbasic w (see store_); the others are unit vectors
   VecX qbar_;
   VecX pbar_;                    // B^-1 r: the first-order perturbation term
-  VecX covering_;                // c after a restart (empty: ones)
   std::vector<int> basis_;       // variable basic in each row
   std::vector<int> row_of_;      // row of each basic variable, -1 when nonbasic
   std::vector<int> dense_;       // columns of Binv of the nonbasic w variables
   std::vector<int> dense_slot_;  // position in dense_, -1 when absent
+  std::vector<int> store_;       // column of binv_ holding w_k's column of B^-1, -1 when none
+  std::vector<int> free_;        // unused columns of binv_
+  int used_ = 0;                 // columns of binv_ ever handed out
   std::vector<int> ties_;
   VecX d_;
   VecX a_;
 };
-
-}  // namespace
-
-namespace {
 
 // z0 enters, then complementary pivots until z0 leaves, a ray, trouble or the limit.
 void follow_path(Tableau& t, int max_pivots, PivotRun& run) {
@@ -302,34 +292,17 @@ void follow_path(Tableau& t, int max_pivots, PivotRun& run) {
 
 }  // namespace
 
-PivotRun complementary_pivoting(const MatX& M, const VecX& q, const VecX& q_exact, int max_pivots) {
+PivotRun complementary_pivoting(const ScaledMatrix& M, const VecX& q, const PivotRules& rules,
+                               int max_pivots) {
   PivotRun run;
-  Tableau t(M, q);
-  const int n = t.n();
+  const int n = static_cast<int>(q.size());
   if (n == 0 || q.minCoeff() >= 0.0) {  // z = 0, w = q is a solution
     run.outcome = PivotOutcome::Solution;
     run.z = VecX::Zero(n);
-  } else {
-    follow_path(t, max_pivots, run);
-  }
-  if (run.outcome != PivotOutcome::Solution || q_exact.size() != n || q_exact == q) return run;
-  // the second phase: the exact q from the first phase's basis
-  t.restart(q_exact);
-  if (t.feasible()) {
-    t.read_solution(run);
     return run;
   }
-  PivotRun fine;
-  fine.pivots = run.pivots;
-  follow_path(t, max_pivots, fine);
-  if (getenv("DBGP")) {
-    t.debug_compare(q_exact);
-  }
-  if (getenv("DBGP")) std::printf("  phase1 %d pivots, phase2 %d pivots outcome %d %s\n", run.pivots, fine.pivots - run.pivots, int(fine.outcome), fine.message.c_str());
-  fine.coarse_active = run.active;
-  if (fine.outcome == PivotOutcome::Solution) return fine;
-  run.pivots = fine.pivots;
-  run.message = "second phase: " + fine.message;
+  Tableau t(M, q, rules);
+  follow_path(t, max_pivots, run);
   return run;
 }
 

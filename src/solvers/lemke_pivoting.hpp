@@ -11,6 +11,7 @@
 
 #include "math/types.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,14 +25,41 @@ struct PivotRun {
   VecX z;                   // Solution: the basic solution (z0 = 0)
   VecX ray;                 // Ray: the z part of the unbounded edge's direction
   std::vector<int> active;  // the z variables basic at the end: a guess of the active set
-  std::vector<int> coarse_active;  // after a second phase: the first phase's active set
   std::string message;
 };
 
-// M (n x n) and q (n) should be scaled to entries of order one: the pivot and
-// tie tolerances inside are absolute at that scale.
-// q_exact (optional, same size as q): when q is a cleaned version of it, the
-// first phase's solution basis is the start of a second phase on q_exact.
-PivotRun complementary_pivoting(const MatX& M, const VecX& q, const VecX& q_exact, int max_pivots);
+// M = scale * D A D + shift I, read a column at a time (never formed: at
+// n = 360 a copy of A costs as much as the pivoting).
+struct ScaledMatrix {
+  const MatX& A;
+  const VecX& D;
+  double scale = 1.0;
+  double shift = 0.0;
+
+  int size() const { return static_cast<int>(A.rows()); }
+  // out = -M e_j
+  void negated_column(int j, VecX& out) const {
+    out.noalias() = A.col(j).cwiseProduct(D) * (-scale * D(j));
+    out(j) -= shift;
+  }
+};
+
+// Tolerances of the ratio test (lemke_pivoting.cpp explains them). M and q
+// should be scaled to entries of order one: the tolerances are relative to the
+// largest |d_i| and |qbar_i| but at least to one.
+struct PivotRules {
+  double pivot = 1e-9;         // d_i <= pivot * max(1, |d|_inf) is no pivot
+  double tie = 1e-7;           // ratios <= (1 + tie) theta + tie_absolute tie with the least, theta
+  double tie_absolute = 1e-12;
+  double degenerate = 1e-12;   // qbar_i <= degenerate * max(1, |qbar|_inf) is a degenerate zero
+  std::uint64_t seed = 0;      // of the tie-breaking perturbation r
+
+  // For small, well-conditioned problems (contact blocks): the textbook tests
+  // at rounding level, exact up to rounding.
+  static PivotRules strict() { return {1e-11, 1e-12, 1e-12, 0.0, 0}; }
+};
+
+PivotRun complementary_pivoting(const ScaledMatrix& M, const VecX& q, const PivotRules& rules,
+                               int max_pivots);
 
 }  // namespace pegsim::lemke_detail

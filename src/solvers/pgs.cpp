@@ -5,8 +5,6 @@
 #include "solvers/solver_common.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstdio>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -21,26 +19,57 @@ using solver_detail::is_free;
 using solver_detail::role_of;
 
 constexpr double kStructureTol = 1e-12;
+constexpr int kSubspaceFrom = 4;         // sweeps before the first subspace step
+constexpr int kSettle = 2;               // sweeps after a subspace step before it is judged
+constexpr double kSubspaceTarget = 0.1;  // its CG stops at this times the residual threshold
 
 bool near(double a, double b) { return std::abs(a - b) <= kStructureTol * (1.0 + std::abs(b)); }
 
 // The dense engine: w = A z + b kept up to date.
-class DenseRows {
+class DenseRows final : public pgs_detail::Engine {
  public:
-  explicit DenseRows(const LcpProblem& p) : A_(p.A) {}
-  double diag(int i) const { return A_(i, i); }
-  double velocity(int i, const VecX&) const { return w_(i); }
-  double friction_velocity(int f, int slip, const VecX& z) const { return w_(f) - z(slip); }  // A_fs = 1
-  void add(int i, double dz) { w_.noalias() += dz * A_.col(i); }
-  void refresh(const LcpProblem& p, const VecX& z, VecX& w) {
+  DenseRows(const LcpProblem& p, const Schedule& s) : A_(p.A) {
+    // the subspace step needs A symmetric on its rows (all but slip rows)
+    const int n = p.size();
+    const double scale = n > 0 ? A_.cwiseAbs().maxCoeff() : 0.0;
+    for (int i = 0; i < n && symmetric_; ++i)
+      for (int j = 0; j < i && symmetric_; ++j)
+        if (s.contact_of_slip[i] < 0 && s.contact_of_slip[j] < 0)
+          symmetric_ = std::abs(A_(i, j) - A_(j, i)) <= kStructureTol * scale;
+  }
+  double diag(int i) const override { return A_(i, i); }
+  double velocity(int i, const VecX&) const override { return w_(i); }
+  double friction_velocity(int f, int slip, const VecX& z) const override { return w_(f) - z(slip); }  // A_fs = 1
+  void add(int i, double dz) override { w_.noalias() += dz * A_.col(i); }
+  void refresh(const LcpProblem& p, const VecX& z, VecX& w) override {
     w_.noalias() = A_ * z;  // drops the drift of the incremental updates
     w_ += p.b;
     w = w_;
+  }
+  bool joins(int) const override { return symmetric_; }
+  bool joins_contact(int) const override { return symmetric_; }
+  void prepare(const std::vector<pgs_detail::SubspaceVar>& vars, const Schedule& s) override {
+    // S'AS with S's columns e_i (rows) and K' on a contact's friction rows
+    const int k = static_cast<int>(vars.size());
+    auto direction = [&](const pgs_detail::SubspaceVar& v, auto&& visit) {
+      if (v.row >= 0) return visit(v.row, 1.0);
+      const ContactBlock& b = s.contacts[v.contact];
+      for (std::size_t f = 0; f < b.friction.size(); ++f) visit(b.friction[f], b.block.K()(v.coord, f));
+    };
+    AS_.setZero(A_.rows(), k);
+    for (int l = 0; l < k; ++l) direction(vars[l], [&](int i, double c) { AS_.col(l) += c * A_.col(i); });
+    SAS_.setZero(k, k);
+    for (int j = 0; j < k; ++j) direction(vars[j], [&](int i, double c) { SAS_.row(j) += c * AS_.row(i); });
+  }
+  void multiply(const std::vector<pgs_detail::SubspaceVar>&, const VecX& x, VecX& y) override {
+    y.noalias() = SAS_ * x;
   }
 
  private:
   const MatX& A_;
   VecX w_;
+  bool symmetric_ = true;
+  MatX AS_, SAS_;
 };
 
 // The eq. 6.1 structure of the slip rows and columns in A: A_sn = mu >= 0,
@@ -70,26 +99,27 @@ std::string check_dense_contacts(const LcpProblem& p, Schedule& s) {
 
 // Sweep order (pgs.hpp): normal and plain rows in index order, then the
 // friction blocks. Every swept row needs A_ii > 0 (eq. 2.46 divides by it).
-template <class Rows>
-std::string build_order(const LcpProblem& p, const Rows& rows, Schedule& s) {
+std::string build_order(const LcpProblem& p, const pgs_detail::Engine& rows, Schedule& s) {
   std::vector<char> in_friction(p.size(), 0);
   for (const ContactBlock& b : s.contacts) {
     in_friction[b.slip] = 1;
     for (int f : b.friction) in_friction[f] = 1;
   }
-  static const bool interleave = std::getenv("PGS_INTERLEAVE") != nullptr;  // XXX experiment
-  std::vector<int> contact_at(p.size(), -1);
-  for (std::size_t c = 0; c < s.contacts.size(); ++c) contact_at[s.contacts[c].normal] = static_cast<int>(c);
   for (int i = 0; i < p.size(); ++i) {
     if (in_friction[i]) continue;
     if (!(rows.diag(i) > 0.0))
       return "diagonal A(" + std::to_string(i) + "," + std::to_string(i) + ") <= 0 (PGS divides by it, eq. 2.46)";
     s.order.push_back(i);
-    if (interleave && contact_at[i] >= 0) s.order.push_back(-contact_at[i] - 1);
   }
-  if (!interleave)
-    for (std::size_t c = 0; c < s.contacts.size(); ++c) s.order.push_back(-static_cast<int>(c) - 1);
+  for (std::size_t c = 0; c < s.contacts.size(); ++c) s.order.push_back(-static_cast<int>(c) - 1);
   return {};
+}
+
+// The residual of z = 0, whose w is b (see SolverResult).
+double residual_at_zero(const LcpProblem& p) {
+  double r = 0.0;
+  for (int i = 0; i < p.size(); ++i) r = std::max(r, is_free(p, i) ? std::abs(p.b(i)) : -p.b(i));
+  return r;
 }
 
 // Sweeps until the residuals are within the tolerance or max_sweeps.
@@ -107,6 +137,13 @@ void run(const LcpProblem& p, const SolverOptions& options, Schedule& s, Rows& r
   for (int i : s.order)
     if (i >= 0) inv_diag[i] = 1.0 / rows.diag(i);
   rows.refresh(p, z, w);
+  if (z.any()) {  // a warm start with a larger residual than z = 0 is dropped
+    solver_detail::residuals_from_w(p, z, w, result);
+    if (solver_detail::residual_norm(result) > residual_at_zero(p)) {
+      z.setZero();
+      rows.refresh(p, z, w);
+    }
+  }
 
   auto update_row = [&](int i) {  // eq. 2.46
     double zi = z(i) - lambda * rows.velocity(i, z) * inv_diag[i];
@@ -139,6 +176,13 @@ void run(const LcpProblem& p, const SolverOptions& options, Schedule& s, Rows& r
     rows.add(c.slip, ds);
   };
 
+  // subspace steps (pgs_subspace.cpp) at the checks from kSubspaceFrom on,
+  // each judged kSettle sweeps later: one that left a larger residual than it
+  // started from is undone, and the gap to the next one doubles
+  VecX z_saved;
+  double saved_residual = 0.0;
+  int pending = 0;  // the sweep of the step to judge, 0: none
+  int next_step = kSubspaceFrom, gap = PgsSolver::kCheckEvery;
   for (int sweep = 1; sweep <= max_sweeps; ++sweep) {
     for (int item : s.order) {
       if (item >= 0)
@@ -147,21 +191,34 @@ void run(const LcpProblem& p, const SolverOptions& options, Schedule& s, Rows& r
         update_friction(s.contacts[-item - 1]);
     }
     result.iterations = sweep;
-    if (sweep == 1 || sweep % PgsSolver::kCheckEvery == 0 || sweep == max_sweeps) {
-      rows.refresh(p, z, w);
-      solver_detail::residuals_from_w(p, z, w, result);
-      static const int trace = std::getenv("PGS_TRACE") ? std::atoi(std::getenv("PGS_TRACE")) : 0;  // XXX
-      if (trace >= 2) std::fprintf(stderr, "  sweep %d res %.3e %.3e thr %.3e\n", sweep, result.complementarity, result.feasibility, threshold);
-      if (trace >= 1 && (sweep == max_sweeps || solver_detail::within_tolerance(p, result, options.tolerance))) std::fprintf(stderr, "n %d sweeps %d res %.3e thr %.3e\n", n, sweep, solver_detail::residual_norm(result), threshold);
-      if (solver_detail::within_tolerance(p, result, options.tolerance)) {
-        result.status = SolverStatus::Solved;
-        return;
+    const bool judge = pending > 0 && sweep == pending + kSettle;
+    if (!judge && sweep != 1 && sweep % PgsSolver::kCheckEvery != 0 && sweep != max_sweeps) continue;
+    rows.refresh(p, z, w);
+    solver_detail::residuals_from_w(p, z, w, result);
+    if (judge) {
+      pending = 0;
+      if (solver_detail::residual_norm(result) > saved_residual) {
+        z = z_saved;
+        rows.refresh(p, z, w);
+        solver_detail::residuals_from_w(p, z, w, result);
+        gap *= 2;
+        next_step = sweep + gap;
       }
-      if (!std::isfinite(result.complementarity)) {
-        result.status = SolverStatus::NumericalFailure;
-        result.message = "pgs: the iterate diverged";
-        return;
-      }
+    }
+    if (solver_detail::within_tolerance(p, result, options.tolerance)) {
+      result.status = SolverStatus::Solved;
+      return;
+    }
+    if (!std::isfinite(result.complementarity)) {
+      result.status = SolverStatus::NumericalFailure;
+      result.message = "pgs: the iterate diverged";
+      return;
+    }
+    if (pending == 0 && sweep >= next_step && sweep + kSettle <= max_sweeps) {
+      z_saved = z;
+      saved_residual = solver_detail::residual_norm(result);
+      if (pgs_detail::subspace_step(p, s, rows, z, kSubspaceTarget * threshold)) pending = sweep;
+      next_step = sweep + gap;
     }
   }
   result.status = SolverStatus::MaxIterations;
@@ -193,30 +250,35 @@ namespace pgs_detail {
 
 std::string find_contacts(const LcpProblem& p, Schedule& s) {
   const int n = p.size();
-  std::vector<int> block_of_normal(n, -1);
+  s.order.clear();
   s.contact_of_slip.assign(n, -1);
+  std::vector<int>& contact_at_normal = s.scratch;
+  contact_at_normal.assign(n, -1);
+  std::size_t used = 0;  // ContactBlocks are reused, keeping their storage
   for (int i = 0; i < n; ++i) {
     if (role_of(p, i) != RowRole::Slip) continue;
     const int c = contact_of(p, i);
     if (c < 0 || role_of(p, c) != RowRole::Normal)
       return "slip row " + std::to_string(i) + " has no Normal row in contact_of";
-    if (block_of_normal[c] >= 0) return "two slip rows for normal row " + std::to_string(c);
-    block_of_normal[c] = static_cast<int>(s.contacts.size());
-    s.contact_of_slip[i] = block_of_normal[c];
-    ContactBlock b;
+    if (contact_at_normal[c] >= 0) return "two slip rows for normal row " + std::to_string(c);
+    if (is_free(p, c) || is_free(p, i)) return "Free row in a contact block";
+    contact_at_normal[c] = s.contact_of_slip[i] = static_cast<int>(used);
+    if (used == s.contacts.size()) s.contacts.emplace_back();
+    ContactBlock& b = s.contacts[used++];
     b.normal = c;
     b.slip = i;
-    s.contacts.push_back(std::move(b));
-    if (is_free(p, c) || is_free(p, i)) return "Free row in a contact block";
+    b.mu = 0.0;
+    b.friction.clear();
   }
+  s.contacts.resize(used);
   for (int i = 0; i < n; ++i) {
     if (role_of(p, i) != RowRole::Friction) continue;
     const int c = contact_of(p, i);
-    if (!s.contacts.empty() && (c < 0 || block_of_normal[c] < 0))
+    if (used > 0 && (c < 0 || contact_at_normal[c] < 0))
       return "friction row " + std::to_string(i) + " has no slip row for its contact";
-    if (c >= 0 && block_of_normal[c] >= 0) {
+    if (c >= 0 && contact_at_normal[c] >= 0) {
       if (is_free(p, i)) return "Free friction row " + std::to_string(i);
-      s.contacts[block_of_normal[c]].friction.push_back(i);
+      s.contacts[contact_at_normal[c]].friction.push_back(i);
     }
   }
   return {};
@@ -234,6 +296,14 @@ std::string pgs_structure_issue(const LcpProblem& problem) {
   return rows.build(problem, s);
 }
 
+struct PgsSolver::Workspace {
+  Schedule schedule;
+  pgs_detail::StructuredRows structured;
+};
+
+PgsSolver::PgsSolver(const SolverOptions& options) : options_(options), work_(std::make_unique<Workspace>()) {}
+PgsSolver::~PgsSolver() = default;
+
 SolverResult PgsSolver::solve(const LcpProblem& problem, VecX& z) {
   const solver_detail::Stopwatch clock;
   SolverResult result;
@@ -244,15 +314,14 @@ SolverResult PgsSolver::solve(const LcpProblem& problem, VecX& z) {
     return result;
   };
   // the velocity engine when the structure is usable, else the dense one
-  Schedule schedule;
-  pgs_detail::StructuredRows structured;
+  Schedule& schedule = work_->schedule;
+  pgs_detail::StructuredRows& structured = work_->structured;
   std::string structure_issue = "no structure";
   if (!problem.structure.empty()) {
     if (!check_problem_without_A(problem, result)) return finish(result.status, result.message);
     if (std::string why = pgs_detail::find_contacts(problem, schedule); !why.empty())
       return finish(SolverStatus::Unsupported, "pgs: " + why);
     structure_issue = structured.build(problem, schedule);
-    if (!structure_issue.empty()) schedule = Schedule{};
   }
   const bool use_structure = structure_issue.empty();
   if (!use_structure && !solver_detail::check_problem(problem, "pgs", result)) {
@@ -271,10 +340,11 @@ SolverResult PgsSolver::solve(const LcpProblem& problem, VecX& z) {
     run(problem, options_, schedule, structured, z, result);
     return finish(result.status, result.message);
   }
-  DenseRows dense(problem);
   std::string why = pgs_detail::find_contacts(problem, schedule);
   if (why.empty()) why = check_dense_contacts(problem, schedule);
-  if (why.empty()) why = build_order(problem, dense, schedule);
+  if (!why.empty()) return finish(SolverStatus::Unsupported, "pgs: " + why);
+  DenseRows dense(problem, schedule);
+  why = build_order(problem, dense, schedule);
   if (!why.empty()) return finish(SolverStatus::Unsupported, "pgs: " + why);
   run(problem, options_, schedule, dense, z, result);
   return finish(result.status, result.message);

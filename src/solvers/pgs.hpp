@@ -29,24 +29,38 @@
 //      s = -min_k v_f,k. With mu p_n = 0 (C = {0}) the smallest s making
 //      v_f + s >= 0 is the same formula.
 // Order of a sweep: every normal and plain row in index order, then every
-// friction block (the normal impulses settle the caps mu p_n first).
+// friction block (the normal impulses settle the caps mu p_n first; on the
+// box stack this beats the per-contact order by a little).
 //
-// Two engines run the same sweep (pgs_structured.cpp):
+// Subspace steps (pgs_subspace.cpp): sweeps damp the bending modes of a stack
+// by ~1e-4 per sweep only. From sweep kSubspaceFrom on, at a residual check,
+// the equalities of the current active set (w_i = 0 on rows the next
+// projection keeps positive, zero tangential velocity at sticking contacts)
+// are solved for the minimal-norm correction by conjugate gradients on the
+// same engine, then projected onto the bounds and cones; the next sweeps fix
+// what the active set got wrong. A step that leaves a larger residual two
+// sweeps later is undone (and the next one waits twice as long). Iterations
+// (SolverResult) count sweeps only.
+//
+// Two engines run the same sweeps and steps (pgs_structured.cpp):
 //   dense:    w = A z + b kept up to date, O(n) per changed z_i;
 //   velocity: when problem.structure (A = G'M^-1G + C) is present and
 //             consistent, u_b = M^-1 G z per body is kept instead and
 //             w_i = G_i u + b_i + (C z)_i costs O(12), a change of z_i O(12);
 //             A is not read. Otherwise (see pgs_structure_issue) the dense one.
-// Both start from the given z (warm start; clamped at 0 on NonNegative rows).
+// Warm start: the given z (clamped at 0 on NonNegative rows), unless its
+// residual is larger than that of z = 0 (after an impact, last step's
+// impulses can be 100 times too large): then z = 0.
 // Convergence: residuals (SolverResult, measure_residuals' definitions on the
 // original problem) on w recomputed from scratch (dense: A z + b; velocity:
-// G (M^-1 G z) + b + C z) after sweep 1 and every kCheckEvery sweeps; Solved
-// within the tolerance, MaxIterations (z the last iterate) at the limit.
-// Default 500 sweeps.
+// G (M^-1 G z) + b + C z) after sweep 1, every kCheckEvery sweeps and where a
+// subspace step is judged; Solved within the tolerance, MaxIterations (z the
+// last iterate) at the limit. Default 500 sweeps.
 #pragma once
 
 #include "solvers/lcp.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -54,7 +68,8 @@ namespace pegsim {
 
 class PgsSolver final : public LcpSolver {
  public:
-  explicit PgsSolver(const SolverOptions& options) : options_(options) {}
+  explicit PgsSolver(const SolverOptions& options);
+  ~PgsSolver() override;
   std::string_view name() const override { return "pgs"; }
   SolverResult solve(const LcpProblem& problem, VecX& z) override;
 
@@ -62,7 +77,9 @@ class PgsSolver final : public LcpSolver {
   static constexpr int kCheckEvery = 4;  // sweeps between residual checks
 
  private:
+  struct Workspace;  // schedule and engine storage, reused from call to call
   SolverOptions options_;
+  std::unique_ptr<Workspace> work_;
 };
 
 // Euclidean projection of y onto {x >= 0, sum x <= cap} (cap >= 0), in place.
@@ -73,7 +90,8 @@ void project_onto_capped_simplex(VecX& y, double cap, std::vector<double>& scrat
 // when the velocity engine will be used.
 std::string pgs_structure_issue(const LcpProblem& problem);
 
-// Internals shared by pgs.cpp, pgs_structured.cpp and pgs_friction.cpp.
+// Internals shared by pgs.cpp, pgs_structured.cpp, pgs_friction.cpp and
+// pgs_subspace.cpp.
 namespace pgs_detail {
 
 // One contact's friction block (step 2 above) and its solver.
@@ -86,9 +104,21 @@ class FrictionBlock {
   // the velocities at the new p. perp_tol: how far r may lie outside the
   // range of H for the exact polygon solve.
   void solve(VecX& p, VecX& v, double cap, double perp_tol);
+  // Rank 1, 2: p <- a feasible p_f whose tangential impulse C p_f is the
+  // nearest point of the cone cap conv{0, c_k} to P (pgs_subspace.cpp).
+  void place(VecX& p, const Vec2& P, double cap) const;
   int rank() const { return rank_; }  // 0..2: exact solve; 3: projected gradient only
+  // Tangential velocity of friction velocities v in the coordinates of C:
+  // K v = beta + C p (K C' = I, so K H K' = I).
+  const Eigen::Matrix<double, 2, Eigen::Dynamic>& K() const { return K_; }
+  const Eigen::Matrix<double, 2, Eigen::Dynamic>& C() const { return C_; }
 
  private:
+  struct Choice {
+    int ka = -1, kb = -1;  // p = cap (wa e_ka + wb e_kb); -1: none
+    double wa = 0.0, wb = 0.0;
+  };
+  Choice project(const Vec2& x) const;
   bool solve_exact(VecX& p, VecX& v, double cap, double perp_tol);
   void projected_gradient(VecX& p, VecX& v, double cap);
 
@@ -99,8 +129,10 @@ class FrictionBlock {
   std::vector<Vec2> point_; // the hull's points
   int lo_ = -1, hi_ = -1;   // rank 1: the extreme c_k below and above 0 (-1: 0)
   double lipschitz_ = -1.0; // projected-gradient step bound, computed on first use
-  VecX y_, dp_;
+  VecX y_, dp_;             // scratch, kept between calls
   std::vector<double> scratch_;
+  MatX scratch_matrix_;
+  std::vector<int> scratch_index_;
 };
 
 struct ContactBlock {
@@ -115,35 +147,74 @@ struct Schedule {
   std::vector<int> order;  // >= 0: a normal or plain row; < 0: friction block of contact -(c + 1)
   std::vector<ContactBlock> contacts;
   std::vector<int> contact_of_slip;  // per row: its contact for slip rows, else -1
+  std::vector<int> scratch;
 };
 
 // The contacts of eq. 6.1 from role and contact_of (slip row -> normal row,
 // friction rows by contact). Empty string, or why the problem is outside PGS.
 std::string find_contacts(const LcpProblem& p, Schedule& s);
 
+// A variable of the subspace step: z_row (row >= 0), or coordinate `coord` of
+// the tangential impulse C p_f of a sticking contact (row < 0).
+struct SubspaceVar {
+  int row = -1;
+  int contact = -1;
+  int coord = 0;
+};
+
+// What the sweep and the subspace step need from an engine (A dense, or
+// A = G'M^-1G + C through u). The engines are final: the sweep's calls are direct.
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual double diag(int i) const = 0;                      // A_ii
+  virtual double velocity(int i, const VecX& z) const = 0;  // w_i (normal and plain rows)
+  virtual double friction_velocity(int f, int slip, const VecX& z) const = 0;  // w_f - s
+  virtual void add(int i, double dz) = 0;                    // z_i changed by dz
+  virtual void refresh(const LcpProblem& p, const VecX& z, VecX& w) = 0;  // from scratch; w = A z + b
+  // Subspace step: may a row / a contact's tangential impulse join it (no
+  // coupling outside eq. 6.1)? prepare(), then y = S'A S x for its variables.
+  virtual bool joins(int row) const = 0;
+  virtual bool joins_contact(int c) const = 0;
+  virtual void prepare(const std::vector<SubspaceVar>& vars, const Schedule& s) = 0;
+  virtual void multiply(const std::vector<SubspaceVar>& vars, const VecX& x, VecX& y) = 0;
+};
+
+// The subspace step (pgs_subspace.cpp): with the current active set fixed
+// (Free rows and rows the next projection keeps positive; sticking contacts),
+// solves the equalities w_i = 0 and K v_f = 0 for the correction of minimal
+// norm (conjugate gradients from 0), then applies it projected onto the
+// bounds and cones. Returns false when it has nothing to do. `target`: CG
+// stops below it (inf-norm of the equations).
+bool subspace_step(const LcpProblem& p, Schedule& s, Engine& e, VecX& z, double target);
+
 // The velocity engine's rows (pgs_structured.cpp).
-class StructuredRows {
+class StructuredRows final : public Engine {
  public:
   // Validates problem.structure against the problem and s (eq. 6.1 blocks in
   // C, slip rows without bodies), sets each contact's mu and friction block.
   // Empty string, or why the structure cannot be used.
   std::string build(const LcpProblem& p, Schedule& s);
-  double diag(int i) const { return diag_[i]; }
+  double diag(int i) const override { return diag_[i]; }
   // w_i at the current u and z, without the E s term of friction rows.
-  double velocity(int i, const VecX& z) const {
+  double velocity(int i, const VecX& z) const override {
     const Row& r = rows_[i];
     double w = (*b_)(i) + r.ja.dot(u_[r.a]) + r.jb.dot(u_[r.b]);
     for (int k = start_[i]; k < start_[i + 1]; ++k) w += val_[k] * z(col_[k]);
     return w;
   }
-  double friction_velocity(int f, int /*slip*/, const VecX& z) const { return velocity(f, z); }
-  void add(int i, double dz) {  // z_i changed by dz: u += M^-1 G_i dz
+  double friction_velocity(int f, int /*slip*/, const VecX& z) const override { return velocity(f, z); }
+  void add(int i, double dz) override {  // u += M^-1 G_i dz
     const Row& r = rows_[i];
     u_[r.a] += dz * r.ma;
     u_[r.b] += dz * r.mb;
   }
   // u = M^-1 G z from scratch, and w = G u + b + C z (all of C).
-  void refresh(const LcpProblem& p, const VecX& z, VecX& w);
+  void refresh(const LcpProblem& p, const VecX& z, VecX& w) override;
+  bool joins(int row) const override { return start_[row] == start_[row + 1] && !coupled_[row]; }
+  bool joins_contact(int c) const override { return tangent_ok_[c] != 0; }
+  void prepare(const std::vector<SubspaceVar>& vars, const Schedule& s) override;
+  void multiply(const std::vector<SubspaceVar>& vars, const VecX& x, VecX& y) override;
 
  private:
   struct Row {
@@ -152,11 +223,21 @@ class StructuredRows {
     Vec6 ma = Vec6::Zero(), mb = Vec6::Zero();  // M^-1 ja, M^-1 jb
   };
   std::vector<Row> rows_;
+  std::vector<Row> tangent_;      // per contact, 2: K G_f'
+  std::vector<char> tangent_ok_;  // per contact: its friction rows share their bodies
   std::vector<double> diag_;
-  std::vector<int> start_, col_;  // C by row, without the E entries of contacts
+  std::vector<int> start_, col_;  // C by row, without the eq. 6.1 entries of contacts
   std::vector<double> val_;
-  std::vector<Vec6> u_;           // per body, then the dummy (always zero)
+  std::vector<char> coupled_;     // rows in a column of that C
+  std::vector<Vec6> u_, du_;      // per body, then the dummy (always zero)
   const VecX* b_ = nullptr;
+  std::vector<Row> packed_;       // the subspace step's rows, in its order
+  struct {
+    std::vector<int> friction_contact, local, next;
+    std::vector<double> mu, e_row, e_col;
+    std::vector<LcpStructure::Entry> rest;
+    MatX H;
+  } scratch_;                     // kept between calls
 };
 
 }  // namespace pgs_detail

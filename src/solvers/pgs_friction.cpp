@@ -7,17 +7,20 @@
 // r = C' beta (r in the range of H, true of b_f = G_f' nu* and of G_f' u):
 //   f(p) = 1/2 |C p + beta|^2 - 1/2 |beta|^2,
 // so q = C p is the Euclidean projection of -beta onto the polygon
-//   K = cap conv{0, c_1, ..., c_m}                       (c_k the columns of C)
+//   Q = cap conv{0, c_1, ..., c_m}                       (c_k the columns of C)
 // (the friction impulse that brings the tangential velocity closest to zero,
 // the maximal-dissipation principle behind eq. 2.21), and any feasible p with
-// C p = q is a minimizer. q inside K (sticking): p from the fan triangle
-// (0, c_i, c_j) of K holding q; q on an edge (c_i, c_j) (sliding): p from the
-// edge. Either way at most two p_k > 0, adjacent directions on K.
-// C comes from a pivoted Cholesky factorization of H; the hull of {0, c_k} is
-// built once per solve (K only scales with cap).
+// C p = q is a minimizer. q inside Q (sticking): p from the fan triangle
+// (0, c_i, c_j) of Q holding q; q on an edge (c_i, c_j) (sliding): p from the
+// edge. Either way at most two p_k > 0, adjacent directions on Q.
+// C comes from a pivoted Cholesky factorization of H, K = (CC')^-1 C gives
+// beta + C p = K v from the friction velocities v; the hull of {0, c_k} is
+// built once per solve (Q only scales with cap).
 //
-// Otherwise (rank > 2, or r with a component outside the range of H larger than
-// perp_tol): projected gradient steps p <- Proj(p - v / L) as before.
+// Otherwise (rank > 2, or r with a component outside the range of H larger
+// than perp_tol): kInnerSteps projected-gradient steps p <- Proj(p - v / L)
+// per sweep, L from step_bound, Proj the exact Euclidean projection onto the
+// capped simplex.
 #include "solvers/pgs.hpp"
 
 #include <algorithm>
@@ -64,21 +67,22 @@ void FrictionBlock::reset(const MatX& H) {
   point_.clear();
   const int m = static_cast<int>(H.rows());
   // pivoted Cholesky H = P'LL'P, stopped at pivots <= kRankTol max diag(H)
-  MatX S = H;
-  std::vector<int> perm(m);
+  MatX& S = scratch_matrix_;
+  S = H;
+  std::vector<int>& perm = scratch_index_;
+  perm.resize(m);
   for (int i = 0; i < m; ++i) perm[i] = i;
   const double scale = m > 0 ? H.diagonal().maxCoeff() : 0.0;
   C_.setZero(2, m);
+  K_.setZero(2, m);
+  rank_ = 3;  // until shown to be a contact's tangent plane
   int rank = 0;
   for (; rank < m; ++rank) {
     int piv = rank;
     for (int i = rank + 1; i < m; ++i)
       if (S(i, i) > S(piv, piv)) piv = i;
     if (!(S(piv, piv) > kRankTol * scale)) break;
-    if (rank == 2) {
-      rank_ = 3;  // not a contact's tangent plane
-      return;
-    }
+    if (rank == 2) return;
     S.row(rank).swap(S.row(piv));
     S.col(rank).swap(S.col(piv));
     std::swap(perm[rank], perm[piv]);
@@ -90,36 +94,37 @@ void FrictionBlock::reset(const MatX& H) {
   // the rest must vanish: H = C'C within kRankTol (also rejects an indefinite H)
   for (int i = rank; i < m; ++i)
     for (int j = rank; j < m; ++j)
-      if (!(std::abs(S(i, j)) <= kRankTol * scale)) {
-        rank_ = 3;
-        return;
-      }
-  rank_ = rank;
-  if (rank == 0) return;
-  const auto Cr = C_.topRows(rank);
-  K_.setZero(2, m);
-  K_.topRows(rank) = (Cr * Cr.transpose()).inverse() * Cr;
-  if (rank == 1) {
+      if (!(std::abs(S(i, j)) <= kRankTol * scale)) return;
+  if (rank == 0) {
+    rank_ = 0;
+    return;
+  }
+  if (rank == 1) {  // K = c' / |c|^2; the extreme c_k on either side of 0
+    K_.row(0) = C_.row(0) / C_.row(0).squaredNorm();
     lo_ = hi_ = -1;
     for (int k = 0; k < m; ++k) {
       if (C_(0, k) < (lo_ < 0 ? 0.0 : C_(0, lo_))) lo_ = k;
       if (C_(0, k) > (hi_ < 0 ? 0.0 : C_(0, hi_))) hi_ = k;
     }
+    rank_ = 1;
     return;
   }
-  // rank 2: convex hull of {0, c_k}, counter-clockwise (Andrew's monotone chain)
-  std::vector<int> idx(m + 1);
-  for (int k = 0; k <= m; ++k) idx[k] = k - 1;
+  const Eigen::Matrix2d gram = C_ * C_.transpose();
+  K_.noalias() = gram.inverse() * C_;
+  // convex hull of {0, c_k}, counter-clockwise (Andrew's monotone chain)
+  std::vector<int>& order = scratch_index_;
+  order.resize(m + 1);
+  for (int k = 0; k <= m; ++k) order[k] = k - 1;
   auto pt = [&](int k) { return k < 0 ? Vec2(0.0, 0.0) : Vec2(C_(0, k), C_(1, k)); };
-  std::sort(idx.begin(), idx.end(), [&](int a, int b) {
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
     const Vec2 pa = pt(a), pb = pt(b);
     return pa.x() < pb.x() || (pa.x() == pb.x() && pa.y() < pb.y());
   });
-  std::vector<int> h;
+  std::vector<int>& h = hull_;
   for (int pass = 0; pass < 2; ++pass) {
     const std::size_t base = h.size();
     for (int t = 0; t <= m; ++t) {
-      const int k = idx[pass == 0 ? t : m - t];
+      const int k = order[pass == 0 ? t : m - t];
       while (h.size() >= base + 2 &&
              cross(pt(h[h.size() - 1]) - pt(h[h.size() - 2]), pt(k) - pt(h[h.size() - 2])) <= 0.0)
         h.pop_back();
@@ -128,11 +133,11 @@ void FrictionBlock::reset(const MatX& H) {
     h.pop_back();  // the last point starts the other chain
   }
   if (h.size() < 3) {
-    rank_ = 3;
+    h.clear();
     return;
   }
-  hull_ = h;
   for (int k : hull_) point_.push_back(pt(k));
+  rank_ = 2;
 }
 
 void FrictionBlock::solve(VecX& p, VecX& v, double cap, double perp_tol) {
@@ -150,62 +155,22 @@ void FrictionBlock::solve(VecX& p, VecX& v, double cap, double perp_tol) {
 
 bool FrictionBlock::solve_exact(VecX& p, VecX& v, double cap, double perp_tol) {
   const int m = static_cast<int>(p.size());
-  int ka = -1, kb = -1;  // the new p: wa cap at direction ka, wb cap at kb (-1: none)
-  double wa = 0.0, wb = 0.0;
+  Choice choice;
   if (rank_ == 0) {  // H = 0: f(p) = r'p, r = v
     Eigen::Index k;
-    if (v.minCoeff(&k) < 0.0) ka = static_cast<int>(k), wa = 1.0;
+    if (v.minCoeff(&k) < 0.0) choice.ka = static_cast<int>(k), choice.wa = 1.0;
   } else {
     // v = C'(beta + C p) + perp; beta from K v = beta + C p
     Vec2 beta = K_ * v;
     for (int k = 0; k < m; ++k)
       if (!(std::abs(v(k) - C_.col(k).dot(beta)) <= perp_tol)) return false;
     beta -= C_ * p;
-    const Vec2 x = -beta / cap;  // project x onto conv{0, c_k}
-    if (rank_ == 1) {
-      const double lo = lo_ < 0 ? 0.0 : C_(0, lo_), hi = hi_ < 0 ? 0.0 : C_(0, hi_);
-      const double q = std::clamp(x.x(), lo, hi);
-      if (q > 0.0) ka = hi_, wa = q / hi;
-      if (q < 0.0) ka = lo_, wa = q / lo;
-    } else {
-      const int h = static_cast<int>(hull_.size());
-      bool inside = true;
-      for (int i = 0; i < h && inside; ++i) {
-        const Vec2& a = point_[i];
-        inside = cross(point_[(i + 1) % h] - a, x - a) >= 0.0;
-      }
-      if (inside) {  // the fan triangle (0, V_i, V_j) holding x
-        double best = -std::numeric_limits<double>::infinity();
-        for (int i = 0; i < h; ++i) {
-          const int j = (i + 1) % h;
-          const double det = cross(point_[i], point_[j]);
-          if (hull_[i] < 0 || hull_[j] < 0 || !(det > 0.0)) continue;
-          const double a = cross(x, point_[j]) / det, b = cross(point_[i], x) / det;
-          if (std::min(a, b) > best) best = std::min(a, b), ka = hull_[i], kb = hull_[j], wa = a, wb = b;
-        }
-        wa = std::max(wa, 0.0);
-        wb = std::max(wb, 0.0);
-        if (wa + wb > 1.0) {
-          const double s = wa + wb;
-          wa /= s;
-          wb /= s;
-        }
-      } else {  // the nearest point of the boundary
-        double best = std::numeric_limits<double>::infinity();
-        for (int i = 0; i < h; ++i) {
-          const int j = (i + 1) % h;
-          const Vec2 e = point_[j] - point_[i];
-          const double t = std::clamp((x - point_[i]).dot(e) / e.squaredNorm(), 0.0, 1.0);
-          const double d2 = (point_[i] + t * e - x).squaredNorm();
-          if (d2 < best) best = d2, ka = hull_[i], kb = hull_[j], wa = 1.0 - t, wb = t;
-        }
-      }
-    }
+    choice = project(-beta / cap);
   }
-  // p <- the new p; v += H (p_new - p)
+  // p <- the choice; v += H (p_new - p)
   dp_.setZero(m);
-  if (ka >= 0) dp_(ka) += wa * cap;
-  if (kb >= 0) dp_(kb) += wb * cap;
+  if (choice.ka >= 0) dp_(choice.ka) += choice.wa * cap;
+  if (choice.kb >= 0) dp_(choice.kb) += choice.wb * cap;
   for (int k = 0; k < m; ++k) {
     const double d = dp_(k) - p(k);
     if (d == 0.0) continue;
@@ -213,6 +178,60 @@ bool FrictionBlock::solve_exact(VecX& p, VecX& v, double cap, double perp_tol) {
     p(k) = dp_(k);
   }
   return true;
+}
+
+void FrictionBlock::place(VecX& p, const Vec2& P, double cap) const {
+  p.setZero();
+  if (!(cap > 0.0) || rank_ == 0 || rank_ > 2) return;
+  const Choice choice = project(P / cap);
+  if (choice.ka >= 0) p(choice.ka) += choice.wa * cap;
+  if (choice.kb >= 0) p(choice.kb) += choice.wb * cap;
+}
+
+// The nearest point of conv{0, c_k} to x (rank 1 or 2), as weights on at most
+// two c_k: q = wa c_ka + wb c_kb.
+FrictionBlock::Choice FrictionBlock::project(const Vec2& x) const {
+  Choice out;
+  if (rank_ == 1) {
+    const double lo = lo_ < 0 ? 0.0 : C_(0, lo_), hi = hi_ < 0 ? 0.0 : C_(0, hi_);
+    const double q = std::clamp(x.x(), lo, hi);
+    if (q > 0.0) out.ka = hi_, out.wa = q / hi;
+    if (q < 0.0) out.ka = lo_, out.wa = q / lo;
+    return out;
+  }
+  const int h = static_cast<int>(hull_.size());
+  bool inside = true;
+  for (int i = 0; i < h && inside; ++i) {
+    const Vec2& a = point_[i];
+    inside = cross(point_[(i + 1) % h] - a, x - a) >= 0.0;
+  }
+  if (inside) {  // the fan triangle (0, V_i, V_j) holding x
+    double best = -std::numeric_limits<double>::infinity();
+    for (int i = 0; i < h; ++i) {
+      const int j = (i + 1) % h;
+      const double det = cross(point_[i], point_[j]);
+      if (hull_[i] < 0 || hull_[j] < 0 || !(det > 0.0)) continue;
+      const double a = cross(x, point_[j]) / det, b = cross(point_[i], x) / det;
+      if (std::min(a, b) > best) best = std::min(a, b), out = {hull_[i], hull_[j], a, b};
+    }
+    out.wa = std::max(out.wa, 0.0);
+    out.wb = std::max(out.wb, 0.0);
+    if (out.wa + out.wb > 1.0) {
+      const double s = out.wa + out.wb;
+      out.wa /= s;
+      out.wb /= s;
+    }
+    return out;
+  }
+  double best = std::numeric_limits<double>::infinity();  // the nearest point of the boundary
+  for (int i = 0; i < h; ++i) {
+    const int j = (i + 1) % h;
+    const Vec2 e = point_[j] - point_[i];
+    const double t = std::clamp((x - point_[i]).dot(e) / e.squaredNorm(), 0.0, 1.0);
+    const double d2 = (point_[i] + t * e - x).squaredNorm();
+    if (d2 < best) best = d2, out = {hull_[i], hull_[j], 1.0 - t, t};
+  }
+  return out;
 }
 
 void FrictionBlock::projected_gradient(VecX& p, VecX& v, double cap) {

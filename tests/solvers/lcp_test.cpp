@@ -114,6 +114,16 @@ TEST(SolverRegistry, EverySolverReportsAMalformedProblem) {
     p.b(0) = std::numeric_limits<double>::quiet_NaN();
     r = solver->solve(p, z);
     EXPECT_EQ(r.status, SolverStatus::NumericalFailure) << name;
+
+    p.b = -VecX::Ones(2);  // every non-finite entry of A, wherever it is
+    for (const double bad : {std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(),
+                             std::numeric_limits<double>::quiet_NaN()}) {
+      p.A = MatX::Identity(2, 2);
+      p.A(1, 0) = bad;
+      r = solver->solve(p, z);
+      EXPECT_EQ(r.status, SolverStatus::NumericalFailure) << name << " A(1,0) = " << bad;
+    }
   }
 }
 

@@ -238,13 +238,15 @@ TEST(Lemke, SolvesSingularPositiveSemidefiniteLcpsWithDuplicatedRows) {
   }
 }
 
-TEST(Lemke, TikhonovLadderRescuesNearlyRedundantProblems) {
-  // Rows duplicated up to 1e-10: A has eigenvalues near 1e-20 next to O(1),
-  // and plain pivoting meets pivots below its tolerance (false rays) or loses
-  // accuracy. The ladder A + delta I must then solve the original problem to
-  // the tolerance; whatever is not solved must say so, never claim Solved.
+TEST(Lemke, SolvesNearlyRedundantProblems) {
+  // Rows duplicated up to 1e-10: A has eigenvalues near 1e-20 next to O(1).
+  // Plain pivoting meets pivots below its tolerance and loses accuracy; the
+  // polish (the final active set solved on the original data, dependent rows
+  // dropped) must then deliver the ORIGINAL problem's solution, with the
+  // Tikhonov ladder as the last resort. Whatever is not solved must say so,
+  // never claim Solved.
   std::mt19937 rng(5);
-  int solved = 0, rescued = 0;
+  int solved = 0;
   const int problems = 300;
   for (int rep = 0; rep < problems; ++rep) {
     const int n = 4 + rep % 20;
@@ -257,15 +259,13 @@ TEST(Lemke, TikhonovLadderRescuesNearlyRedundantProblems) {
     const SolverResult r = solve_lemke(p, z);
     if (r.status == SolverStatus::Solved) {
       ++solved;
-      if (r.regularization_level > 0) ++rescued;
       EXPECT_LE(lcp_violation(p, z), threshold(p)) << "problem " << rep;
     } else {
       EXPECT_NE(r.status, SolverStatus::Infeasible) << "problem " << rep << " is feasible";
       EXPECT_FALSE(r.message.empty());
     }
   }
-  EXPECT_GE(solved, problems * 95 / 100);
-  EXPECT_GT(rescued, 0);
+  EXPECT_GE(solved, problems * 99 / 100);
 }
 
 TEST(Lemke, SolvesTheSingularAllOnesProblem) {

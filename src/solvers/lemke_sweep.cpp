@@ -1,0 +1,92 @@
+// Block Gauss-Seidel sweeps with exact contact blocks (see lemke_sweep.hpp).
+#include "solvers/lemke_sweep.hpp"
+
+#include "solvers/lemke_active_set.hpp"
+#include "solvers/lemke_pivoting.hpp"
+#include "solvers/solver_common.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace pegsim::lemke_detail {
+
+bool solve_small_lcp(const MatX& M, const VecX& q, VecX& z) {
+  const int k = static_cast<int>(q.size());
+  z = VecX::Zero(k);
+  if (k == 0 || q.minCoeff() >= 0.0) return true;
+  const VecX D = equilibration(M);
+  double alpha = std::numeric_limits<double>::min();
+  for (int j = 0; j < k; ++j)
+    alpha = std::max(alpha, M.col(j).cwiseAbs().cwiseProduct(D).maxCoeff() * D(j));
+  VecX qs = D.cwiseProduct(q);
+  const double beta = qs.cwiseAbs().maxCoeff() / alpha;
+  qs /= alpha * beta;
+  const PivotRun run = complementary_pivoting(ScaledMatrix{M, D, 1.0 / alpha, 0.0}, qs,
+                                              PivotRules::strict(), 50 * k + 10);
+  if (run.outcome != PivotOutcome::Solution || !run.z.allFinite()) return false;
+  z = beta * D.cwiseProduct(run.z);
+  return true;
+}
+
+BlockSweeper::BlockSweeper(const LcpProblem& p) : p_(p) {
+  const int n = p.size();
+  std::vector<std::vector<int>> members(n);  // per head row: its friction and slip rows
+  std::vector<char> member(n, 0);
+  for (int i = 0; i < n; ++i) {
+    const RowRole role = solver_detail::role_of(p, i);
+    const int c = solver_detail::contact_of(p, i);
+    if ((role == RowRole::Friction || role == RowRole::Slip) && c >= 0 && c != i) {
+      members[c].push_back(i);
+      member[i] = 1;
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    if (member[i]) continue;
+    if (!members[i].empty()) {
+      std::vector<int> block{i};
+      block.insert(block.end(), members[i].begin(), members[i].end());
+      blocks_.push_back(std::move(block));
+    } else if (p.A(i, i) > 0.0) {
+      blocks_.push_back({i});
+    }
+  }
+}
+
+void BlockSweeper::sweep(VecX& z, VecX& w, double skip_below) const {
+  MatX Mb;
+  VecX qb, zb;
+  for (const std::vector<int>& block : blocks_) {
+    const int k = static_cast<int>(block.size());
+    double violation = 0.0;
+    for (int i : block)
+      violation = std::max({violation, -z(i), -w(i), std::abs(std::min(z(i), w(i)))});
+    if (violation <= skip_below) continue;
+    if (k == 1) {
+      const int i = block[0];
+      const double dz = std::max(0.0, z(i) - w(i) / p_.A(i, i)) - z(i);
+      if (dz != 0.0) {
+        w.noalias() += dz * p_.A.col(i);
+        z(i) += dz;
+      }
+      continue;
+    }
+    Mb.resize(k, k);
+    qb.resize(k);
+    for (int c = 0; c < k; ++c)
+      for (int r = 0; r < k; ++r) Mb(r, c) = p_.A(block[r], block[c]);
+    for (int r = 0; r < k; ++r) {
+      qb(r) = w(block[r]);
+      for (int c = 0; c < k; ++c) qb(r) -= Mb(r, c) * z(block[c]);
+    }
+    if (!solve_small_lcp(Mb, qb, zb)) continue;
+    for (int c = 0; c < k; ++c) {
+      const double dz = zb(c) - z(block[c]);
+      if (dz == 0.0) continue;
+      w.noalias() += dz * p_.A.col(block[c]);
+      z(block[c]) = zb(c);
+    }
+  }
+}
+
+}  // namespace pegsim::lemke_detail

@@ -1,0 +1,44 @@
+// Block Gauss-Seidel sweeps for the last digits of a Lemke solution (internal
+// to the solvers stage).
+//
+// At rest, contact problems are degenerate at the level of their data's
+// rounding noise (b entries ~1e-13..1e-10: gap terms, tangential velocities of
+// resting bodies), which is also the level of the simulator's tolerance.
+// Pivoting on the noise follows it into nearly singular bases, so Lemke
+// pivots on a cleaned q; the active set it finds is then exact up to
+// noise-level violations: mostly friction rows with w_f ~ -1e-10 (tangential
+// velocities left by the gap terms), and cones of nearly unloaded contacts.
+// Those are local, and a few block Gauss-Seidel sweeps remove them:
+//   - a Stewart-Trinkle contact (its normal row, friction rows and slip row,
+//     found through role and contact_of) is one block: with the rest of z
+//     fixed, its small LCP (M = A_bb, q = w_b - A_bb z_b) is solved exactly
+//     by Lemke's method (all of eq. 2.21 for the contact at once: row-wise
+//     sweeps converge slowly on the n_d rank-2 friction rows);
+//   - any other row with A_ii > 0 is a block of its own (eq. 2.46).
+// w = A z + b is kept up to date (O(n) per changed z_i).
+#pragma once
+
+#include "solvers/lcp.hpp"
+
+#include <vector>
+
+namespace pegsim::lemke_detail {
+
+class BlockSweeper {
+ public:
+  explicit BlockSweeper(const LcpProblem& p);
+  // One sweep over every block, in row order; w = A z + b on entry and exit.
+  // Blocks whose rows all satisfy their conditions within `skip_below` are
+  // left alone (near convergence, most are).
+  void sweep(VecX& z, VecX& w, double skip_below = 0.0) const;
+
+ private:
+  const LcpProblem& p_;
+  std::vector<std::vector<int>> blocks_;
+};
+
+// A small LCP (M, q) solved by Lemke's method after equilibration; false when
+// no solution comes out.
+bool solve_small_lcp(const MatX& M, const VecX& q, VecX& z);
+
+}  // namespace pegsim::lemke_detail
