@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/polygon_pool.hpp"
 #include "common/sampler.hpp"
 
 #include <algorithm>
@@ -19,38 +20,9 @@ namespace {
 
 using Rng = test::Sampler;
 
-std::vector<Polygon> polygon_pool() {
-  std::vector<Polygon> pool;
-  Rng rng(4242);
-  for (int i = 0; i < 30; ++i) {
-    const int n = rng.integer(3, 12);
-    const Vec2 scale(rng.uniform(0.2, 0.7), rng.uniform(0.2, 0.7));
-    const Vec2 shift = (i % 4 == 3) ? rng.in_disc(0.5) : Vec2::Zero();
-    for (;;) {
-      std::vector<Vec2> pts;
-      for (int k = 0; k < n; ++k) pts.push_back(rng.in_disc(1.0).cwiseProduct(scale) + shift);
-      try {
-        pool.push_back(polygon_hull(pts));
-        break;
-      } catch (const std::exception&) {
-      }
-    }
-  }
-  pool.push_back(make_rectangle(1.0, 1.0));
-  pool.push_back(make_rectangle(2.0, 0.5));
-  pool.push_back(make_regular_polygon(6, 0.5));
-  return pool;
-}
-
-// World vertex from the planar pose parameters, computed independently of Pose.
-Vec2 world2(double x, double y, double th, const Vec2& v) {
-  return Vec2(x + std::cos(th) * v.x() - std::sin(th) * v.y(), y + std::sin(th) * v.x() + std::cos(th) * v.y());
-}
-
-struct Planar {
-  double x, y, th;
-  Pose pose() const { return Pose::planar(x, y, th); }
-};
+using test::Planar;
+using test::polygon_pool;
+using test::world2;
 
 TEST(HalfSpace, MatchesBruteForce3d) {
   Rng rng(23);
