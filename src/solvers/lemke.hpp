@@ -16,9 +16,9 @@
 //      violations moved in or out of J (block principal pivots), and the
 //      noise-level violations removed by block Gauss-Seidel sweeps with exact
 //      contact blocks (lemke_sweep.hpp).
-//   The polish aims at 1e-3 of the threshold (lemke.cpp: residuals left at
-//   the threshold feed back into the next step's b as noise) and accepts
-//   anything within the threshold when it gets no closer.
+//   The polish aims at min(1e-3 threshold, 1e-13 (1 + |b|_inf)) (lemke.cpp:
+//   residuals left near the threshold feed back into the next step's b as
+//   noise) and accepts anything within the threshold when it gets no closer.
 //   4. on a ray, the pivot limit, or numerical trouble (a residual above the
 //      tolerance after the polish): the Tikhonov ladder M + delta I with
 //      delta = {1e-12, 1e-10, 1e-8, 1e-6} * |M|_inf, M the equilibrated
