@@ -59,6 +59,21 @@ void fill_delassus(const std::vector<JacobianRow>& rows, int n_rows_with_bodies,
   }
 }
 
+void add_friction_rows(const Contact& contact, int normal_row, int first_friction, int slip, int nd,
+                       const FormulationInput& in, std::vector<Vec3>& dirs, StepProblem& out) {
+  friction_basis(contact.normal, nd, in.model->options.dimension, dirs);
+  LcpProblem& lcp = out.lcp;
+  for (int k = 0; k < nd; ++k) {
+    const int v = first_friction + k;
+    lcp.structure.rows[v] = contact_row(contact, dirs[k], *in.model, *in.state);
+    out.friction_direction[v] = dirs[k];
+    lcp.role[v] = RowRole::Friction;
+    lcp.contact_of[v] = normal_row;
+  }
+  lcp.role[slip] = RowRole::Slip;
+  lcp.contact_of[slip] = normal_row;
+}
+
 void fill_inverse_mass(const std::vector<InverseMass>& minv, LcpStructure& structure) {
   structure.inverse_mass.resize(minv.size());
   for (std::size_t b = 0; b < minv.size(); ++b) {
@@ -143,21 +158,15 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
     out.normal_var[c] = c;
     structure.rows[c] = contact_row(contact, contact.normal, model, state);
     if (!has_friction[c]) continue;
-    friction_basis(contact.normal, nd, dim, dirs);
     out.first_friction_var[c] = next_friction;
     out.slip_var[c] = next_slip;
+    formulation_detail::add_friction_rows(contact, c, next_friction, next_slip, nd, in, dirs, out);
     for (int k = 0; k < nd; ++k) {
       const int v = next_friction + k;
-      structure.rows[v] = contact_row(contact, dirs[k], model, state);
-      out.friction_direction[v] = dirs[k];
-      lcp.role[v] = RowRole::Friction;
-      lcp.contact_of[v] = c;
       lcp.A(v, next_slip) = 1.0;   // E
       lcp.A(next_slip, v) = -1.0;  // -E'
       structure.coupling.push_back({v, next_slip, 1.0});
     }
-    lcp.role[next_slip] = RowRole::Slip;
-    lcp.contact_of[next_slip] = c;
     lcp.A(next_slip, c) = set.contacts[c].mu;  // U
     structure.coupling.push_back({next_slip, c, set.contacts[c].mu});
     for (int k = 0; k < nd; ++k) structure.coupling.push_back({next_slip, next_friction + k, -1.0});

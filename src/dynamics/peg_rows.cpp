@@ -205,20 +205,13 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
     if (!has_friction[c]) continue;
     if (out.normal_var[c] < 0) throw std::logic_error("PEG: friction listed on a sub-contact without a force");
     const Contact& contact = set.contacts[c].contact;
-    friction_basis(contact.normal, nd, dim, dirs);
     out.first_friction_var[c] = next_friction;
     out.slip_var[c] = next_slip;
+    add_friction_rows(contact, out.normal_var[c], next_friction, next_slip, nd, in, dirs, out);
     for (int k = 0; k < nd; ++k) {
-      const int v = next_friction + k;
-      structure.rows[v] = contact_row(contact, dirs[k], model, state);
-      out.friction_direction[v] = dirs[k];
-      lcp.role[v] = RowRole::Friction;
-      lcp.contact_of[v] = out.normal_var[c];
-      C(v, next_slip) = 1.0;   // E
-      C(next_slip, v) = -1.0;  // -E'
+      C(next_friction + k, next_slip) = 1.0;   // E
+      C(next_slip, next_friction + k) = -1.0;  // -E'
     }
-    lcp.role[next_slip] = RowRole::Slip;
-    lcp.contact_of[next_slip] = out.normal_var[c];
     for (int p = out.normal_var[c]; p >= 0; p = out.next_normal_var[p]) C(next_slip, p) += set.contacts[c].mu;
     next_friction += nd;
     ++next_slip;

@@ -13,6 +13,7 @@
 
 #include "solvers/feasibility_lp.hpp"
 #include "solvers/lcp_file.hpp"
+#include "solvers/lcp_fixtures.hpp"
 
 #include <gtest/gtest.h>
 
@@ -30,9 +31,7 @@ const std::vector<std::string> kStack2d = {"stack2d_step70.lcp", "stack2d_step82
                                            "stack2d_step92.lcp"};
 
 // The simulator's acceptance threshold: SolverOptions::tolerance * (1 + |b|_inf).
-double threshold(const LcpProblem& p) {
-  return SolverOptions{}.tolerance * (1.0 + p.b.cwiseAbs().maxCoeff());
-}
+double threshold(const LcpProblem& p) { return test::threshold(p, SolverOptions{}.tolerance); }
 
 // The solution conditions checked from z alone, on the original problem.
 void expect_solution(const LcpProblem& p, const VecX& z, const std::string& what) {

@@ -16,6 +16,11 @@
 
 namespace pegsim::test {
 
+// The acceptance threshold of a solver tolerance: tol * (1 + |b|_inf) (lcp.hpp).
+inline double threshold(const LcpProblem& p, double tol = 1e-9) {
+  return tol * (1.0 + p.b.cwiseAbs().maxCoeff());
+}
+
 inline double uniform(std::mt19937& rng, double lo, double hi) {
   return std::uniform_real_distribution<double>(lo, hi)(rng);
 }

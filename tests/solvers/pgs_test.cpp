@@ -10,9 +10,7 @@ namespace {
 
 using test::lcp_violation;
 
-double threshold(const LcpProblem& p, double tol = 1e-9) {
-  return tol * (1.0 + p.b.cwiseAbs().maxCoeff());
-}
+using test::threshold;
 
 SolverResult solve_pgs(const LcpProblem& p, VecX& z, SolverOptions options = {}) {
   if (options.max_iterations == 0) options.max_iterations = 5000;
