@@ -8,6 +8,7 @@
 #include "collision/contact.hpp"
 #include "contact/constraint_set.hpp"
 #include "sim/model.hpp"
+#include "sim/state.hpp"
 
 #include <memory>
 #include <string_view>
@@ -20,8 +21,11 @@ class ContactModel {
   virtual ~ContactModel() = default;
   virtual std::string_view name() const = 0;
   // contacts: every feature pair found this step, grouped by body pair in
-  // broadphase order. Writes the constraint set (cleared first).
-  virtual void build(const Model& model, const std::vector<Contact>& contacts, ConstraintSet& out) = 0;
+  // broadphase order; state: the poses they were found at (models that look
+  // at the geometry themselves, e.g. the corrective method, read it).
+  // Writes the constraint set (cleared first).
+  virtual void build(const Model& model, const State& state, const std::vector<Contact>& contacts,
+                     ConstraintSet& out) = 0;
 };
 
 // Throws std::invalid_argument naming the model if it is not available, or

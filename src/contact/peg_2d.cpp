@@ -252,7 +252,8 @@ class Peg2dModel final : public ContactModel {
  public:
   std::string_view name() const override { return "peg"; }
 
-  void build(const Model& model, const std::vector<Contact>& contacts, ConstraintSet& out) override {
+  void build(const Model& model, const State& /*state*/, const std::vector<Contact>& contacts,
+             ConstraintSet& out) override {
     out.clear();
     if (model.options.dimension != Dimension::Planar) throw std::invalid_argument(kPeg3dMessage);
     // contacts of one body pair, in order of first appearance (they arrive grouped)

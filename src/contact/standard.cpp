@@ -14,7 +14,8 @@ namespace {
 class StandardModel final : public ContactModel {
  public:
   std::string_view name() const override { return "standard"; }
-  void build(const Model& model, const std::vector<Contact>& contacts, ConstraintSet& out) override {
+  void build(const Model& model, const State& /*state*/, const std::vector<Contact>& contacts,
+             ConstraintSet& out) override {
     out.clear();
     out.contacts.reserve(contacts.size());
     out.constraints.reserve(contacts.size());

@@ -137,7 +137,7 @@ const StepReport& World::step() {
   std::vector<Vec6> velocity = free_velocity_;
   {
     StageTimer timer(report_.profile, Stage::ContactModel);
-    contact_model_->build(model_, contacts_, constraints_);
+    contact_model_->build(model_, state_, contacts_, constraints_);
   }
   if (!constraints_.contacts.empty()) solve(velocity);
 

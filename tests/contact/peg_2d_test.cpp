@@ -49,7 +49,7 @@ struct Pair {
                   params, contacts);
   }
 
-  void build(ContactModelKind kind) { make_contact_model(kind, Dimension::Planar)->build(model, contacts, set); }
+  void build(ContactModelKind kind) { make_contact_model(kind, Dimension::Planar)->build(model, State{}, contacts, set); }
 
   // index in set.contacts of vertex `vertex` of body `vb` against edge `edge` of the other body
   int find(std::uint32_t vb, int vertex, int edge) const {
@@ -203,7 +203,7 @@ TEST(Peg2d, ThreeDimensionsAreRefused) {
   Model model;
   model.options.dimension = Dimension::Spatial;
   ConstraintSet set;
-  EXPECT_THROW(peg->build(model, {}, set), std::invalid_argument);
+  EXPECT_THROW(peg->build(model, State{}, {}, set), std::invalid_argument);
   EXPECT_EQ(make_contact_model(ContactModelKind::Peg, Dimension::Planar)->name(), "peg");
   EXPECT_EQ(make_contact_model(ContactModelKind::Standard, Dimension::Spatial)->name(), "standard");
 }
