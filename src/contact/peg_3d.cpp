@@ -61,9 +61,12 @@
 //    closest outside a segment, as a facet's plane is outside its polygon:
 //    two corners apart by 1 mm had lines crossing 7 cm "deep" behind them,
 //    and an X-constraint on such a contact traps as the standard model does
-//    (tests/contact/peg_exactness_test.cpp found it). So Algorithm 14 uses
-//    C(e_a, e_b) only when the lines come closest on both segments (e_a cannot
-//    cross e_b elsewhere), and step 3 gives a U-constraint only to contacts
+//    (tests/contact/peg_exactness_test.cpp found it). So Algorithm 14 drops
+//    C(e_a, e_b) when it is violated (gap < -eps_feasible) and the lines come
+//    closest outside a segment: e_a has not crossed e_b there. A satisfied one
+//    is kept: it stops e_a from crossing e_b during the step (cracked-ramp: a
+//    cube's bottom edge reaching the seam of a 0.1 mm step down would dip
+//    0.1 mm into the upper slab's edge without it). Step 3 gives a U-constraint only to contacts
 //    whose lines come closest strictly inside both segments, the edge-edge
 //    contact of 4.4.2; the others are vertex-edge or vertex-vertex
 //    configurations, held by the vertices' I-constraints and the X-constraints.
@@ -178,30 +181,30 @@ class Pair3d {
       if (found == edge_pairs_.end()) continue;
       const int cee = found->second;
       used_[static_cast<std::size_t>(cee)] = 1;
-      if (contacts_[cee].applicability < eps_theta || !lines_meet_on_segments(contacts_[cee], false)) continue;
+      if (contacts_[cee].applicability < eps_theta) continue;
+      // P5: a violated C(e_a, e_b) (or flipped copy) whose lines meet outside a segment is dropped
+      const bool on_segments = lines_meet_on_segments(contacts_[cee], false);
+      const double tolerance = model_.options.eps_feasible;
+      auto usable = [&](double gap) { return on_segments || gap >= -tolerance; };
       const PolyEdge& ea = p.edges[static_cast<std::size_t>(e_a)];
       const int other = ea.tail == v_a ? ea.head : ea.tail;
       const Vec3 direction =
           pose_p.rotate(p.vertices[static_cast<std::size_t>(other)] - p.vertices[static_cast<std::size_t>(v_a)]).normalized();
       const double side = direction.dot(orientation);
+      const double gap = contacts_[cee].gap;
       if (side >= threshold) {  // only e_b.f_1
-        writer_.x(writer_.add(c1), writer_.add(cee));
+        if (usable(gap)) writer_.x(writer_.add(c1), writer_.add(cee));
       } else if (side <= -threshold) {  // only e_b.f_2
-        writer_.x(writer_.add(c2), writer_.add(cee));
+        if (usable(gap)) writer_.x(writer_.add(c2), writer_.add(cee));
       } else {  // both facets: C3 = C(e_a, e_b), C4 = C3 with its normal flipped
         Contact flipped = contacts_[cee];
         flipped.normal = -flipped.normal;
         flipped.gap = -flipped.gap;
         flipped.primary = flipped.applicability >= eps_theta && flipped.gap >= -model_.options.eps_feasible;
-        const int c3 = writer_.add(cee);
-        const int c4 = writer_.add_new(flipped);
-        if (side >= 0.0) {
-          writer_.x(writer_.add(c1), c3);
-          writer_.x(writer_.add(c2), c4);
-        } else {
-          writer_.x(writer_.add(c2), c3);
-          writer_.x(writer_.add(c1), c4);
-        }
+        const int with_c3 = side >= 0.0 ? c1 : c2;
+        const int with_c4 = side >= 0.0 ? c2 : c1;
+        if (usable(gap)) writer_.x(writer_.add(with_c3), writer_.add(cee));
+        if (usable(-gap)) writer_.x(writer_.add(with_c4), writer_.add_new(flipped));
       }
     }
   }
