@@ -1,8 +1,8 @@
 // Contact models: feature pairs -> constraint set (thesis ch. 4).
 //
 // One interface, one implementation file per model. The standard model is
-// here, PEG 2D in peg_2d.cpp; LNC and corrective models register in
-// make_contact_model.
+// in standard.cpp, PEG 2D in peg_2d.cpp, the corrective method in
+// corrective.cpp; LNC is to register in make_contact_model.
 #pragma once
 
 #include "collision/contact.hpp"

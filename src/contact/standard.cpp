@@ -3,6 +3,7 @@
 // this over-constrains the body (the standard-model trap the thesis's PEG
 // model removes); it is kept as the baseline the other models are compared to.
 #include "contact/contact_model.hpp"
+#include "contact/corrective.hpp"
 #include "contact/peg_2d.hpp"
 
 #include <stdexcept>
@@ -59,9 +60,10 @@ std::unique_ptr<ContactModel> make_contact_model(ContactModelKind kind) {
   switch (kind) {
     case ContactModelKind::Standard: return std::make_unique<StandardModel>();
     case ContactModelKind::Peg: return make_peg_2d_model();
+    case ContactModelKind::Corrective: return make_corrective_model();
     default:
       throw std::invalid_argument("contact model '" + std::string(to_string(kind)) +
-                                  "' is not implemented yet (available: standard, peg in 2D)");
+                                  "' is not implemented yet (available: standard, peg in 2D, corrective)");
   }
 }
 
