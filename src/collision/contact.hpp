@@ -18,6 +18,8 @@ enum class FeatureKind : std::uint8_t {
   EdgeEdge,      // 3D: edge of A against edge of B (thesis Alg. 7, eq. 3.6)
   VertexEdge,    // 2D: vertex of B against an edge of A (thesis Alg. 5)
   VertexPlane,   // vertex of B against a half-space/half-plane of A
+  Overlap,       // a whole overlapping region of A and B, one contact per body pair (the
+                 // corrective method, contact/corrective.cpp); feature_a = feature_b = -1
 };
 
 struct Contact {

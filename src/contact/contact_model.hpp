@@ -1,7 +1,8 @@
 // Contact models: feature pairs -> constraint set (thesis ch. 4).
 //
 // One interface, one implementation file per model. The standard model is in
-// standard.cpp (with the registry, make_contact_model), PEG and LNC in peg*.cpp.
+// standard.cpp (with the registry, make_contact_model), PEG and LNC in peg*.cpp,
+// the corrective method in corrective.cpp.
 #pragma once
 
 #include "collision/contact.hpp"

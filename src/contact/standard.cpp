@@ -3,6 +3,7 @@
 // this over-constrains the body (the standard-model trap the thesis's PEG
 // model removes); it is kept as the baseline the other models are compared to.
 #include "contact/contact_model.hpp"
+#include "contact/corrective.hpp"
 #include "contact/peg.hpp"
 
 #include <stdexcept>
@@ -60,10 +61,9 @@ std::unique_ptr<ContactModel> make_contact_model(ContactModelKind kind) {
     case ContactModelKind::Standard: return std::make_unique<StandardModel>();
     case ContactModelKind::Peg: return make_peg_model(PegVariant::Peg);
     case ContactModelKind::Lnc: return make_peg_model(PegVariant::Lnc);
-    default:
-      throw std::invalid_argument("contact model '" + std::string(to_string(kind)) +
-                                  "' is not implemented yet (available: standard, peg, lnc)");
+    case ContactModelKind::Corrective: return make_corrective_model();
   }
+  throw std::invalid_argument("unknown contact model");
 }
 
 std::unique_ptr<ContactModel> make_contact_model(ContactModelKind kind, Dimension /*dim*/) {

@@ -23,12 +23,27 @@ Interval project(const std::vector<Vec3>& points, const Vec3& axis) {
   return s;
 }
 
-// overlap of the projections on one axis: the distance B must move along the
-// axis (either way) to separate
-double overlap(const std::vector<Vec3>& a, const std::vector<Vec3>& b, const Vec3& axis) {
-  const Interval x = project(a, axis), y = project(b, axis);
-  return std::min(x.hi - y.lo, y.hi - x.lo);
-}
+// Keeps the smallest overlap of the projections on the candidate axes: the
+// distance B must move along an axis (either way) to separate.
+class AxisSearch {
+ public:
+  AxisSearch(const std::vector<Vec3>& a, const std::vector<Vec3>& b) : a_(a), b_(b) {}
+
+  void consider(const Vec3& axis) {
+    const Interval x = project(a_, axis), y = project(b_, axis);
+    const double forward = x.hi - y.lo, backward = y.hi - x.lo;  // B moves along +axis / -axis
+    const double d = std::min(forward, backward);
+    if (!(d < best_.depth)) return;
+    if (forward <= backward) best_ = PenetrationAxis{d, axis, x.hi, y.lo};
+    else best_ = PenetrationAxis{d, -axis, -x.lo, -y.hi};
+  }
+  const PenetrationAxis& best() const { return best_; }
+
+ private:
+  const std::vector<Vec3>& a_;
+  const std::vector<Vec3>& b_;
+  PenetrationAxis best_{kInf, Vec3::UnitZ(), 0.0, 0.0};
+};
 
 std::vector<Vec3> world_vertices(const Polyhedron& p, const Pose& pose) {
   std::vector<Vec3> out;
@@ -44,58 +59,70 @@ std::vector<Vec3> world_vertices(const Polygon& p, const Pose& pose) {
   return out;
 }
 
-double depth(const Polyhedron& a, const Pose& pa, const Polyhedron& b, const Pose& pb) {
+PenetrationAxis axis(const Polyhedron& a, const Pose& pa, const Polyhedron& b, const Pose& pb) {
   const std::vector<Vec3> va = world_vertices(a, pa), vb = world_vertices(b, pb);
-  double d = kInf;
-  for (const PolyFace& f : a.faces) d = std::min(d, overlap(va, vb, pa.rotate(f.normal)));
-  for (const PolyFace& f : b.faces) d = std::min(d, overlap(va, vb, pb.rotate(f.normal)));
+  AxisSearch s(va, vb);
+  for (const PolyFace& f : a.faces) s.consider(pa.rotate(f.normal));
+  for (const PolyFace& f : b.faces) s.consider(pb.rotate(f.normal));
   for (const PolyEdge& ea : a.edges) {
     const Vec3 da = pa.rotate(a.vertices[ea.head] - a.vertices[ea.tail]);
     for (const PolyEdge& eb : b.edges) {
       const Vec3 db = pb.rotate(b.vertices[eb.head] - b.vertices[eb.tail]);
       const Vec3 c = da.cross(db);
       // parallel edges add no axis that the facet normals do not already give
-      if (c.norm() > 1e-9 * da.norm() * db.norm()) d = std::min(d, overlap(va, vb, c.normalized()));
+      if (c.norm() > 1e-9 * da.norm() * db.norm()) s.consider(c.normalized());
     }
   }
-  return d;
+  return s.best();
 }
 
-double depth(const Polygon& a, const Pose& pa, const Polygon& b, const Pose& pb) {
+PenetrationAxis axis(const Polygon& a, const Pose& pa, const Polygon& b, const Pose& pb) {
   const std::vector<Vec3> va = world_vertices(a, pa), vb = world_vertices(b, pb);
-  double d = kInf;
-  for (const Vec2& n : a.edge_normals) d = std::min(d, overlap(va, vb, pa.rotate(lift(n))));
-  for (const Vec2& n : b.edge_normals) d = std::min(d, overlap(va, vb, pb.rotate(lift(n))));
-  return d;
+  AxisSearch s(va, vb);
+  for (const Vec2& n : a.edge_normals) s.consider(pa.rotate(lift(n)));
+  for (const Vec2& n : b.edge_normals) s.consider(pb.rotate(lift(n)));
+  return s.best();
 }
 
-double depth(const HalfSpace& h, const Pose& ph, const std::vector<Vec3>& vertices) {
+// the half-space as A
+PenetrationAxis axis(const HalfSpace& h, const Pose& ph, const std::vector<Vec3>& vertices) {
   const Vec3 n = ph.rotate(h.normal);
   const double offset = h.offset + n.dot(ph.position);
-  double deepest = -kInf;
-  for (const Vec3& v : vertices) deepest = std::max(deepest, offset - n.dot(v));
-  return deepest;
+  double lowest = kInf;
+  for (const Vec3& v : vertices) lowest = std::min(lowest, n.dot(v));
+  return PenetrationAxis{offset - lowest, n, offset, lowest};
 }
 
-double depth_against_half_space(const HalfSpace& h, const Pose& ph, const Shape& other, const Pose& po) {
-  if (const auto* p = std::get_if<Polyhedron>(&other)) return depth(h, ph, world_vertices(*p, po));
+PenetrationAxis axis_against_half_space(const HalfSpace& h, const Pose& ph, const Shape& other, const Pose& po) {
+  if (const auto* p = std::get_if<Polyhedron>(&other)) return axis(h, ph, world_vertices(*p, po));
   if (const auto* p = std::get_if<Polygon>(&other)) {
-    if (h.normal.z() != 0.0) return -kInf;  // a 3D half-space never touches a planar body
-    return depth(h, ph, world_vertices(*p, po));
+    if (h.normal.z() != 0.0) return {};  // a 3D half-space never touches a planar body
+    return axis(h, ph, world_vertices(*p, po));
   }
-  return -kInf;
+  return {};
 }
 
 }  // namespace
 
-double penetration_depth(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb) {
-  if (const auto* h = std::get_if<HalfSpace>(&a)) return depth_against_half_space(*h, pa, b, pb);
-  if (const auto* h = std::get_if<HalfSpace>(&b)) return depth_against_half_space(*h, pb, a, pa);
+PenetrationAxis penetration_axis(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb) {
+  if (const auto* h = std::get_if<HalfSpace>(&a)) return axis_against_half_space(*h, pa, b, pb);
+  if (const auto* h = std::get_if<HalfSpace>(&b)) {
+    PenetrationAxis r = axis_against_half_space(*h, pb, a, pa);  // computed with the half-space as A
+    r.normal = -r.normal;
+    const double a_max = -r.b_min;
+    r.b_min = -r.a_max;
+    r.a_max = a_max;
+    return r;
+  }
   if (const auto* x = std::get_if<Polyhedron>(&a))
-    if (const auto* y = std::get_if<Polyhedron>(&b)) return depth(*x, pa, *y, pb);
+    if (const auto* y = std::get_if<Polyhedron>(&b)) return axis(*x, pa, *y, pb);
   if (const auto* x = std::get_if<Polygon>(&a))
-    if (const auto* y = std::get_if<Polygon>(&b)) return depth(*x, pa, *y, pb);
-  return -kInf;
+    if (const auto* y = std::get_if<Polygon>(&b)) return axis(*x, pa, *y, pb);
+  return {};
+}
+
+double penetration_depth(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb) {
+  return penetration_axis(a, pa, b, pb).depth;
 }
 
 }  // namespace pegsim

@@ -13,8 +13,8 @@ namespace pegsim::recording_names {
 inline constexpr std::array<const char*, 4> kContactModels = {"standard", "peg", "lnc", "corrective"};
 inline constexpr std::array<const char*, 2> kFormulations = {"stewart-trinkle", "anitescu-potra"};
 // FeatureKind, in enum order: the values of /contacts/kind
-inline constexpr std::array<const char*, 4> kFeatureKinds = {"vertex_face", "edge_edge", "vertex_edge",
-                                                             "vertex_plane"};
+inline constexpr std::array<const char*, 5> kFeatureKinds = {"vertex_face", "edge_edge", "vertex_edge",
+                                                             "vertex_plane", "overlap"};
 inline constexpr int kSolverStatusCount = 6;  // SolverStatus values: /steps/solver_status
 
 inline std::string contact_model(ContactModelKind k) { return kContactModels[static_cast<int>(k)]; }

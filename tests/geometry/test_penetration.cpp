@@ -112,5 +112,67 @@ TEST(Penetration, SatDepthIsTheMinimumOverAllDirectionsForRandomPolygons) {
   }
 }
 
+
+// The axis of the minimum: its depth is penetration_depth's, a_max and b_min
+// are the two shapes' extents along it, and moving B by the depth along it
+// separates the pair (the corrective model's contact, contact/corrective.cpp).
+TEST(Penetration, AxisGivesTheDepthTheExtentsAndTheWayOut) {
+  test::Sampler s(73);
+  const auto extent = [](const Shape& sh, const Pose& p, const Vec3& n, bool max) {
+    double e = max ? -1e300 : 1e300;
+    if (const auto* q = std::get_if<Polyhedron>(&sh))
+      for (const Vec3& v : q->vertices) e = max ? std::max(e, n.dot(p.to_world(v))) : std::min(e, n.dot(p.to_world(v)));
+    if (const auto* q = std::get_if<Polygon>(&sh))
+      for (const Vec2& v : q->vertices)
+        e = max ? std::max(e, n.dot(p.to_world(lift(v)))) : std::min(e, n.dot(p.to_world(lift(v))));
+    if (const auto* h = std::get_if<HalfSpace>(&sh)) {
+      const Vec3 m = p.rotate(h->normal);
+      e = (max ? 1.0 : -1.0) * (h->offset + m.dot(p.position));  // only along +-m
+    }
+    return e;
+  };
+  int overlapping = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const int kind = trial % 4;  // polyhedra, polygons, half-space as A, half-space as B
+    Shape a, b;
+    Pose pa, pb;
+    if (kind == 1) {
+      std::vector<Vec2> pts_a, pts_b;
+      for (int k = 0; k < 8; ++k) pts_a.push_back(s.in_disc(0.5));
+      for (int k = 0; k < 8; ++k) pts_b.push_back(s.in_disc(0.5));
+      a = polygon_hull(pts_a);
+      b = polygon_hull(pts_b);
+      pa = Pose::planar(0, 0, s.uniform(-3, 3));
+      pb = Pose::planar(s.uniform(-0.8, 0.8), s.uniform(-0.8, 0.8), s.uniform(-3, 3));
+    } else {
+      std::vector<Vec3> pts_a, pts_b;
+      for (int k = 0; k < 10; ++k) pts_a.push_back(s.in_ball(0.5));
+      for (int k = 0; k < 10; ++k) pts_b.push_back(s.in_ball(0.5));
+      a = polyhedron_from_points(pts_a);
+      b = polyhedron_from_points(pts_b);
+      pa.orientation = s.rotation();
+      pb.orientation = s.rotation();
+      pb.position = s.in_ball(0.8);
+      if (kind == 2) a = HalfSpace{s.direction(), 0.1};
+      if (kind == 3) b = HalfSpace{s.direction(), 0.1};
+    }
+    const PenetrationAxis ax = penetration_axis(a, pa, b, pb);
+    EXPECT_EQ(ax.depth, penetration_depth(a, pa, b, pb)) << trial;
+    EXPECT_NEAR(ax.normal.norm(), 1.0, 1e-12) << trial;
+    EXPECT_NEAR(ax.a_max - ax.b_min, ax.depth, 1e-12) << trial;
+    EXPECT_NEAR(ax.a_max, extent(a, pa, ax.normal, true), 1e-12) << trial;
+    EXPECT_NEAR(ax.b_min, extent(b, pb, ax.normal, false), 1e-12) << trial;
+    if (kind == 1) {
+      EXPECT_EQ(ax.normal.z(), 0.0) << trial;
+    }
+    if (ax.depth <= 0.0) continue;
+    ++overlapping;
+    Pose out = pb;
+    out.position += (ax.depth + 1e-9) * ax.normal;
+    EXPECT_LT(penetration_depth(a, pa, b, out), 0.0) << trial;
+  }
+  EXPECT_GT(overlapping, 100);
+}
+
 }  // namespace
 }  // namespace pegsim

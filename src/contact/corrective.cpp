@@ -1,0 +1,161 @@
+// The corrective method (thesis 5.2, the comparison model of 5.2.1-5.2.6):
+// "only violated contacts, one contact per overlapping region, solved
+// simultaneously as unilateral constraints". Unlike a penalty method the
+// corrective impulses are not springs: each overlap is one U-constraint of the
+// same complementarity problem the other models build, and the
+// Stewart-Trinkle psi/h term asks the step to remove the whole depth ("applies
+// impulses to reduce the interpenetration to zero at the end of the
+// time-step", 5.2.3). Bodies that are apart, or only touching, get nothing:
+// the method reacts after penetration, which is why it bounces (5.2.1-5.2.2)
+// and why its overlap grows with h (5.2.3-5.2.4).
+//
+// Decisions:
+// C1 Which pairs. The model looks at the geometry itself (the state's poses),
+//    not at the narrowphase's contacts: an overlap needs no contact distance,
+//    and two convex bodies can overlap with no feature pair within eps (two
+//    triangles crossed like a six-pointed star have no vertex inside the
+//    other). Candidates are the pairs whose bounding circles (spheres) meet,
+//    found by a sweep along x, plus every body against every half-space;
+//    pairs of two static bodies are skipped. The contacts handed in are not
+//    used.
+// C2 What overlaps. A pair overlaps when the intersection of the two shapes
+//    (geometry/intersection.hpp, the clipping the overlap measurement of
+//    analysis/overlap.hpp also uses) has positive area (volume) and the
+//    separating axis test gives a positive depth. The clipping's relative
+//    tolerance (1e-12 of the size) makes touching and round-off contacts
+//    count as apart: a resting body gets a constraint only once it has sunk.
+// C3 One contact per region. Two convex shapes meet in one convex region, so
+//    one contact per overlapping pair. Its normal is the separating axis
+//    test's axis of least penetration (geometry/penetration.hpp), from A onto
+//    B, the direction in which the overlap is removed by the smallest
+//    translation; gap = minus that depth.
+// C4 Where. The contact acts at the centroid m of the overlap region (the
+//    "area of overlap" of 5.2.3): point_a = m moved along the normal onto A's
+//    supporting plane (A's furthest extent along n), point_b = point_a +
+//    gap * n, on B's supporting plane (B's nearest extent) up to round-off.
+//    The shift along n leaves the normal impulse's torque unchanged
+//    (n x (r + s n) = n x r); friction acts at A's surface.
+// C5 A and B. A half-space (half-plane) is A, as in the narrowphase's
+//    vertex-plane contacts; otherwise A is the body of lower index.
+// C6 Ids. kind = FeatureKind::Overlap, feature_a = feature_b = -1: one contact
+//    per pair makes (A, B, Overlap, -1, -1) a unique warm-start key, so the
+//    impulse of a persisting overlap is reused. applicability = 1 and
+//    primary = true (no feature, nothing to be inapplicable).
+// C7 Friction: the contact carries friction with mu of the pair's materials
+//    (model.mu), as the standard model's contacts do.
+// The same in 2D and 3D. Under the Anitescu-Potra formulation (no psi/h
+// term) the constraint only stops further approach and leaves the depth.
+#include "contact/corrective.hpp"
+
+#include "geometry/intersection.hpp"
+#include "geometry/penetration.hpp"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace pegsim {
+namespace {
+
+double bounding_radius(const Shape& s) {
+  if (const auto* p = std::get_if<Polyhedron>(&s)) return p->bounding_radius;
+  if (const auto* p = std::get_if<Polygon>(&s)) return p->bounding_radius;
+  return 0.0;
+}
+
+class CorrectiveModel final : public ContactModel {
+ public:
+  std::string_view name() const override { return "corrective"; }
+
+  void build(const Model& model, const State& state, const std::vector<Contact>& /*contacts*/,
+             ConstraintSet& out) override {
+    out.clear();
+    candidate_pairs(model, state);
+    for (const auto& [i, j] : pairs_) add_if_overlapping(model, state, i, j, out);
+  }
+
+ private:
+  // C1: pairs (i < j) whose bounding circles/spheres meet, and body-half-space pairs.
+  void candidate_pairs(const Model& model, const State& state) {
+    pairs_.clear();
+    spans_.clear();
+    half_spaces_.clear();
+    const std::size_t n = model.bodies.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const Shape& s = model.bodies[i].shape;
+      if (is_half_space(s)) {
+        half_spaces_.push_back(static_cast<std::uint32_t>(i));
+        continue;
+      }
+      const double x = state.bodies[i].pose.position.x(), r = bounding_radius(s);
+      spans_.push_back({x - r, static_cast<std::uint32_t>(i)});
+    }
+    std::sort(spans_.begin(), spans_.end());
+    for (std::size_t k = 0; k < spans_.size(); ++k) {
+      const std::uint32_t i = spans_[k].second;
+      const Vec3& ci = state.bodies[i].pose.position;
+      const double ri = bounding_radius(model.bodies[i].shape);
+      for (std::size_t l = k + 1; l < spans_.size() && spans_[l].first <= ci.x() + ri; ++l) {
+        const std::uint32_t j = spans_[l].second;
+        if (model.bodies[i].is_static && model.bodies[j].is_static) continue;
+        const double reach = ri + bounding_radius(model.bodies[j].shape);
+        if ((state.bodies[j].pose.position - ci).squaredNorm() > reach * reach) continue;
+        pairs_.emplace_back(std::min(i, j), std::max(i, j));
+      }
+    }
+    for (std::uint32_t h : half_spaces_)
+      for (const auto& span : spans_) {
+        const std::uint32_t b = span.second;
+        if (model.bodies[h].is_static && model.bodies[b].is_static) continue;
+        pairs_.emplace_back(std::min(h, b), std::max(h, b));
+      }
+    std::sort(pairs_.begin(), pairs_.end());  // deterministic contact order: by body pair
+  }
+
+  void add_if_overlapping(const Model& model, const State& state, std::uint32_t i, std::uint32_t j,
+                          ConstraintSet& out) const {
+    std::uint32_t a = i, b = j;
+    if (is_half_space(model.bodies[j].shape)) std::swap(a, b);  // C5
+    const Shape& sa = model.bodies[a].shape;
+    const Shape& sb = model.bodies[b].shape;
+    const Pose& pa = state.bodies[a].pose;
+    const Pose& pb = state.bodies[b].pose;
+    const ShapeIntersection region = intersect_shapes(sa, pa, sb, pb);  // C2
+    if (!(region.measure > 0.0)) return;
+    const PenetrationAxis axis = penetration_axis(sa, pa, sb, pb);  // C3
+    if (!(axis.depth > 0.0) || !axis.normal.allFinite()) return;
+
+    Contact c;
+    c.body_a = a;
+    c.body_b = b;
+    c.kind = FeatureKind::Overlap;  // C6
+    c.feature_a = -1;
+    c.feature_b = -1;
+    c.normal = axis.normal;
+    c.gap = -axis.depth;
+    const Vec3& m = region.centroid;  // C4
+    c.point_a = m + (axis.a_max - axis.normal.dot(m)) * axis.normal;
+    c.point_b = c.point_a + c.gap * c.normal;
+    c.applicability = 1.0;
+    c.primary = true;
+
+    const double mu = model.mu(model.bodies[a].material, model.bodies[b].material);  // C7
+    const int index = static_cast<int>(out.contacts.size());
+    out.contacts.push_back(ConstrainedContact{c, mu});
+    ContactConstraint u;
+    u.kind = ConstraintKind::U;
+    u.contacts = {index};
+    if (mu > 0.0) u.friction = {index};
+    out.constraints.push_back(std::move(u));
+  }
+
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
+  std::vector<std::pair<double, std::uint32_t>> spans_;  // (left end of the bounding circle, body)
+  std::vector<std::uint32_t> half_spaces_;
+};
+
+}  // namespace
+
+std::unique_ptr<ContactModel> make_corrective_model() { return std::make_unique<CorrectiveModel>(); }
+
+}  // namespace pegsim
