@@ -12,22 +12,42 @@
 
 namespace pegsim::cli {
 
-int bench_command(const BenchArgs& args) {
-  std::vector<std::string> solvers;
-  std::stringstream ss(args.solvers);
+namespace {
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> out;
+  std::stringstream ss(list);
   for (std::string s; std::getline(ss, s, ',');)
-    if (!s.empty()) solvers.push_back(s);
+    if (!s.empty()) out.push_back(s);
+  return out;
+}
+}  // namespace
+
+int bench_command(const BenchArgs& args) {
+  const std::vector<std::string> solvers = split(args.solvers);
+  std::vector<std::string> models = split(args.models);
+  if (models.empty()) models.push_back("");  // the scene's
+  for (const std::string& m : models) {
+    ContactModelKind kind;
+    if (!m.empty() && !parse_contact_model(m, kind)) {
+      std::fprintf(stderr, "pegsim bench: unknown contact model '%s' (standard, peg, lnc, corrective)\n", m.c_str());
+      return 2;
+    }
+  }
 
   std::printf("pegsim bench: %s, h = %g s, %ld steps per solver\n",
               args.scene.empty() ? builtin_scene_name() : args.scene.c_str(), args.h, args.steps);
-  std::printf("%-8s %10s %10s %10s %10s %10s %10s %8s %9s\n", "solver", "us/step", "broad", "narrow", "model",
+  std::printf("%-10s %-8s %10s %10s %10s %10s %10s %10s %8s %9s\n", "model", "solver", "us/step", "broad", "narrow", "model",
               "formul.", "solve", "fails", "contacts");
+  for (const std::string& model : models)
   for (const std::string& name : solvers) {
     Scene scene = args.scene.empty() ? load_scene_string(builtin_scene_text(), builtin_scene_name())
                                      : load_scene_file(args.scene);
     World world(std::move(scene.model), std::move(scene.state));
     world.set_time_step(args.h);
     world.set_solver(name);
+    ContactModelKind kind = world.model().options.model;
+    if (!model.empty()) parse_contact_model(model, kind);
+    world.set_contact_model(kind);
     RunStatistics stats(world.model(), world.state());
     world.add_observer(&stats);
     const auto start = std::chrono::steady_clock::now();
@@ -35,7 +55,7 @@ int bench_command(const BenchArgs& args) {
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double n = static_cast<double>(std::max(args.steps, 1L));
     auto us = [&](Stage s) { return 1e6 * stats.total_time[s] / n; };
-    std::printf("%-8s %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %8ld %9.1f\n", name.c_str(), 1e6 * wall / n,
+    std::printf("%-10s %-8s %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %8ld %9.1f\n", std::string(to_string(kind)).c_str(), name.c_str(), 1e6 * wall / n,
                 us(Stage::Broadphase), us(Stage::Narrowphase), us(Stage::ContactModel), us(Stage::Formulation),
                 us(Stage::Solver), stats.solver_failures, stats.contacts_total / n);
   }

@@ -22,6 +22,7 @@ struct BenchArgs {
   long steps = 400;
   double h = 0.005;
   std::string solvers = "lemke,pgs";
+  std::string models;     // comma-separated contact models; empty: the scene's
 };
 
 struct ExperimentArgs {

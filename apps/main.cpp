@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--steps", bench.steps, "steps per solver");
   bench_cmd->add_option("--h", bench.h, "time step (s)");
   bench_cmd->add_option("--solvers", bench.solvers, "comma-separated solver names");
+  bench_cmd->add_option("--models", bench.models, "comma-separated contact models (default: the scene's)");
 
   pegsim::cli::ExperimentArgs exp;
   CLI::App* exp_cmd = app.add_subcommand(

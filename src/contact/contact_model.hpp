@@ -1,8 +1,7 @@
 // Contact models: feature pairs -> constraint set (thesis ch. 4).
 //
-// One interface, one implementation file per model. The standard model is
-// here, PEG 2D in peg_2d.cpp; LNC and corrective models register in
-// make_contact_model.
+// One interface, one implementation file per model. The standard model is in
+// standard.cpp (with the registry, make_contact_model), PEG and LNC in peg*.cpp.
 #pragma once
 
 #include "collision/contact.hpp"
@@ -28,11 +27,10 @@ class ContactModel {
                      ConstraintSet& out) = 0;
 };
 
-// Throws std::invalid_argument naming the model if it is not available, or
-// if it is not available in that dimension (PEG: 2D only for now).
+// Throws std::invalid_argument naming the model if it is not available (in
+// that dimension).
 std::unique_ptr<ContactModel> make_contact_model(ContactModelKind kind, Dimension dim);
-// Without a dimension: a model that checks the scene's dimension when it
-// builds (PEG throws std::invalid_argument on a 3D model then).
+// Without a dimension: a model that reads the scene's dimension when it builds.
 std::unique_ptr<ContactModel> make_contact_model(ContactModelKind kind);
 std::string_view to_string(ContactModelKind kind);
 // "standard", "peg", "lnc", "corrective"; false if unknown

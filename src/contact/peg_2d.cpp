@@ -73,6 +73,16 @@
 //    them by every normal impulse on that contact (U p_nIX of eq. 4.49).
 // D6 Every vertex-plane contact is a U-constraint, as in the standard model: a
 //    half-plane has no corner, so no trap and nothing to group.
+// D7 An X-constraint of eq. 4.17 is written unless both its sub-contacts are
+//    false extensions: vertices that project outside the other's edge
+//    segment, so that their gaps are distances to the edges' lines beyond the
+//    corner. Two such gaps can both be negative while the polygons are apart
+//    (rectangles turned by about 90 degrees, corners 1 cm apart: gaps of -1 mm
+//    and -1 cm), and the X-constraint then traps as the standard model does.
+//    Found by tests/contact/peg_exactness_test.cpp (PEG's constraints hold iff
+//    the bodies are apart, against the separating axis theorem); with D7 it
+//    finds neither a trap nor an accepted overlap in 2000 + 2000 samples.
+//    PEG 3D makes the same choice for edge-edge contacts (peg_3d.cpp P5).
 //
 // Known limitation (not a decision): eq. 4.17 describes two corners whose
 // edges are longer than eps. Where an edge is shorter, a vertex is within eps
@@ -84,12 +94,12 @@
 // Leaving those configurations without X-constraints instead let two bodies
 // sink 9 cm into each other edge through edge, the crossing of thesis Fig.
 // 4.4. So no workaround is applied: eq. 4.17 is kept as the thesis writes it.
-#include "contact/peg_2d.hpp"
+#include "contact/peg.hpp"
+#include "contact/peg_writer.hpp"
 
 #include <algorithm>
 #include <map>
 #include <set>
-#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -114,168 +124,71 @@ struct VertexVertex {
   int c1, c2, c3, c4;
 };
 
-class Builder {
- public:
-  Builder(const Model& model, const std::vector<Contact>& contacts, ConstraintSet& out)
-      : model_(model), contacts_(contacts), out_(out), out_index_(contacts.size(), -1),
-        tolerance_(model.options.eps_feasible) {}
-
-  // Algorithm 11 for the contacts of one body pair (input indices, in order).
-  void body_pair(const std::vector<int>& pair) {
-    std::map<VertexKey, std::vector<int>> groups;  // ordered: deterministic output
-    for (int i : pair) {
-      const Contact& c = contacts_[i];
-      if (c.kind == FeatureKind::VertexEdge) groups[{c.body_b, c.feature_b}].push_back(i);
-      else emit_u(i);  // D6 (vertex-plane)
-    }
-    std::vector<VertexVertex> configurations;
-    find_vertex_vertex(groups, configurations);
-    for (const auto& [vertex, group] : groups) {
-      if (group.size() > 1) emit_i(group);  // eq. 4.9, D2
-      else if (contacts_[group[0]].applicability >= model_.options.eps_theta) emit_u(group[0]);  // Alg. 8, D3
-    }
-    for (const VertexVertex& v : configurations) {  // eq. 4.17
-      emit_x(v.c1, v.c4);
-      emit_x(v.c2, v.c3);
-    }
-  }
-
- private:
-  // D1: (v_a, v_b) is a configuration when v_a has contacts with both edges at
-  // v_b and v_b with both edges at v_a.
-  void find_vertex_vertex(const std::map<VertexKey, std::vector<int>>& groups, std::vector<VertexVertex>& out) const {
-    std::set<std::pair<VertexKey, VertexKey>> seen;
-    for (const auto& [key_a, group_a] : groups) {
-      const Polygon* pa = polygon_of(model_, key_a.first);
-      if (!pa) continue;
-      const int va = key_a.second;
-      for (int i : group_a) {
-        const std::uint32_t body_b = contacts_[i].body_a;  // the edge's owner
-        const Polygon* pb = polygon_of(model_, body_b);
-        if (!pb) continue;
-        const int edge = contacts_[i].feature_a;
-        for (int vb : {edge, pb->next(edge)}) {
-          const VertexKey key_b{body_b, vb};
-          if (!seen.insert(std::minmax(key_a, key_b)).second) continue;
-          const auto it = groups.find(key_b);
-          if (it == groups.end()) continue;
-          const VertexVertex v{find_edge(group_a, contacts_, pb->prev(vb)), find_edge(group_a, contacts_, vb),
-                               find_edge(it->second, contacts_, pa->prev(va)),
-                               find_edge(it->second, contacts_, va)};
-          if (v.c1 < 0 || v.c2 < 0 || v.c3 < 0 || v.c4 < 0) continue;
-          out.push_back(v);
-        }
+// D1: (v_a, v_b) is a configuration when v_a has contacts with both edges at
+// v_b and v_b with both edges at v_a.
+void find_vertex_vertex(const Model& model, const std::vector<Contact>& contacts,
+                        const std::map<VertexKey, std::vector<int>>& groups, std::vector<VertexVertex>& out) {
+  std::set<std::pair<VertexKey, VertexKey>> seen;
+  for (const auto& [key_a, group_a] : groups) {
+    const Polygon* pa = polygon_of(model, key_a.first);
+    if (!pa) continue;
+    const int va = key_a.second;
+    for (int i : group_a) {
+      const std::uint32_t body_b = contacts[i].body_a;  // the edge's owner
+      const Polygon* pb = polygon_of(model, body_b);
+      if (!pb) continue;
+      const int edge = contacts[i].feature_a;
+      for (int vb : {edge, pb->next(edge)}) {
+        const VertexKey key_b{body_b, vb};
+        if (!seen.insert(std::minmax(key_a, key_b)).second) continue;
+        const auto it = groups.find(key_b);
+        if (it == groups.end()) continue;
+        const VertexVertex v{find_edge(group_a, contacts, pb->prev(vb)), find_edge(group_a, contacts, vb),
+                             find_edge(it->second, contacts, pa->prev(va)), find_edge(it->second, contacts, va)};
+        if (v.c1 < 0 || v.c2 < 0 || v.c3 < 0 || v.c4 < 0) continue;
+        out.push_back(v);
       }
     }
   }
+}
 
-  // D4: the primary that carries eq. 4.11 (index into `primaries`).
-  int first_primary(const std::vector<int>& primaries) const {
-    int best = -1;
-    for (std::size_t k = 0; k < primaries.size(); ++k) {
-      const double gap = contacts_[primaries[k]].gap;
-      if (gap < -tolerance_) continue;
-      if (best < 0 || gap < contacts_[primaries[best]].gap) best = static_cast<int>(k);
-    }
-    if (best >= 0) return best;
-    best = 0;
-    for (std::size_t k = 1; k < primaries.size(); ++k)
-      if (contacts_[primaries[k]].gap > contacts_[primaries[best]].gap) best = static_cast<int>(k);
-    return best;
-  }
-
-  int add(int input) {
-    int& index = out_index_[static_cast<std::size_t>(input)];
-    if (index < 0) {
-      const Contact& c = contacts_[input];
-      index = static_cast<int>(out_.contacts.size());
-      out_.contacts.push_back(
-          ConstrainedContact{c, model_.mu(model_.bodies[c.body_a].material, model_.bodies[c.body_b].material)});
-    }
-    return index;
-  }
-
-  void emit_u(int input) {  // eq. 4.7-4.8
-    ContactConstraint u;
-    u.kind = ConstraintKind::U;
-    u.contacts = {add(input)};
-    if (out_.contacts[u.contacts[0]].mu > 0.0) u.friction = u.contacts;
-    out_.constraints.push_back(std::move(u));
-  }
-
-  // I(C_iota, C_kappa) of eq. 4.9 over one vertex's contacts (Algorithm 9 split).
-  void emit_i(const std::vector<int>& group) {
-    std::vector<int> primaries, secondaries;
-    for (int i : group) (contacts_[i].primary ? primaries : secondaries).push_back(i);
-    if (primaries.empty()) {  // D3: promote one
-      const int f = first_primary(secondaries);
-      primaries = {secondaries[static_cast<std::size_t>(f)]};
-      secondaries.erase(secondaries.begin() + f);
-    }
-    const auto first = primaries.begin() + first_primary(primaries);
-    std::rotate(primaries.begin(), first, first + 1);  // D4: to the front, the others keep their order
-    ContactConstraint k;
-    k.kind = ConstraintKind::I;
-    k.primaries = static_cast<int>(primaries.size());
-    for (int i : primaries) {
-      k.contacts.push_back(add(i));
-      if (out_.contacts[k.contacts.back()].mu > 0.0) k.friction.push_back(k.contacts.back());
-    }
-    for (int i : secondaries) k.contacts.push_back(add(i));
-    out_.constraints.push_back(std::move(k));
-  }
-
-  // X({a}, {b}) (eq. 4.15), as an I-constraint with one force (D5).
-  void emit_x(int a, int b) {
-    const Contact& ca = contacts_[a];
-    const Contact& cb = contacts_[b];
-    bool b_first = false;
-    if (ca.primary != cb.primary) b_first = cb.primary;
-    else if (ca.primary) b_first = first_primary({a, b}) == 1;
-    else b_first = cb.gap > ca.gap;
-    if (b_first) std::swap(a, b);
-    ContactConstraint x;
-    x.kind = ConstraintKind::X;
-    x.primaries = 1;
-    x.contacts = {add(a), add(b)};
-    out_.constraints.push_back(std::move(x));
-  }
-
-  const Model& model_;
-  const std::vector<Contact>& contacts_;
-  ConstraintSet& out_;
-  std::vector<int> out_index_;  // input contact -> index in out_.contacts (-1: not used)
-  double tolerance_;
-};
-
-class Peg2dModel final : public ContactModel {
- public:
-  std::string_view name() const override { return "peg"; }
-
-  void build(const Model& model, const State& /*state*/, const std::vector<Contact>& contacts,
-             ConstraintSet& out) override {
-    out.clear();
-    if (model.options.dimension != Dimension::Planar) throw std::invalid_argument(kPeg3dMessage);
-    // contacts of one body pair, in order of first appearance (they arrive grouped)
-    pairs_.clear();
-    pair_of_.clear();
-    for (std::size_t i = 0; i < contacts.size(); ++i) {
-      const auto key = std::minmax(contacts[i].body_a, contacts[i].body_b);
-      const auto [it, added] = pair_of_.try_emplace(key, static_cast<int>(pairs_.size()));
-      if (added) pairs_.emplace_back();
-      pairs_[static_cast<std::size_t>(it->second)].push_back(static_cast<int>(i));
-    }
-    Builder builder(model, contacts, out);
-    for (const std::vector<int>& pair : pairs_) builder.body_pair(pair);
-  }
-
- private:
-  std::vector<std::vector<int>> pairs_;
-  std::map<std::pair<std::uint32_t, std::uint32_t>, int> pair_of_;
-};
+// D7: the vertex of vertex-edge contact c projects onto the edge's segment.
+bool projects_on_edge(const Model& model, const State& state, const Contact& c) {
+  const Polygon* polygon = polygon_of(model, c.body_a);
+  if (!polygon) return true;
+  const Pose& pose = state.bodies[c.body_a].pose;
+  const Vec2 p = pose.to_world_2d(polygon->vertices[static_cast<std::size_t>(c.feature_a)]);
+  const Vec2 q = pose.to_world_2d(polygon->vertices[static_cast<std::size_t>(polygon->next(c.feature_a))]);
+  const Vec2 d = q - p;
+  const double t = (Vec2(c.point_a.x(), c.point_a.y()) - p).dot(d) / d.squaredNorm();
+  return t >= -1e-9 && t <= 1.0 + 1e-9;
+}
 
 }  // namespace
 
-std::unique_ptr<ContactModel> make_peg_2d_model() { return std::make_unique<Peg2dModel>(); }
+// Algorithm 11 for the contacts of one body pair (input indices, in order).
+void peg_2d_body_pair(const Model& model, const State& state, const std::vector<Contact>& contacts,
+                      const std::vector<int>& pair, PegWriter& writer) {
+  std::map<VertexKey, std::vector<int>> groups;  // ordered: deterministic output
+  for (int i : pair) {
+    const Contact& c = contacts[i];
+    if (c.kind == FeatureKind::VertexEdge) groups[{c.body_b, c.feature_b}].push_back(i);
+    else writer.u(i);  // D6 (vertex-plane)
+  }
+  const bool lnc = writer.variant() == PegVariant::Lnc;
+  std::vector<VertexVertex> configurations;
+  if (!lnc) find_vertex_vertex(model, contacts, groups, configurations);
+  for (const auto& [vertex, group] : groups) {
+    if (group.size() > 1) writer.i(group);  // eq. 4.9, D2
+    else if (lnc || contacts[group[0]].applicability >= model.options.eps_theta) writer.u(group[0]);  // Alg. 8, D3
+  }
+  auto on_edges = [&](int a, int b) {
+    return projects_on_edge(model, state, contacts[a]) || projects_on_edge(model, state, contacts[b]);
+  };
+  for (const VertexVertex& v : configurations) {  // eq. 4.17, D7
+    if (on_edges(v.c1, v.c4)) writer.x(writer.add(v.c1), writer.add(v.c4));
+    if (on_edges(v.c2, v.c3)) writer.x(writer.add(v.c2), writer.add(v.c3));
+  }
+}
 
 }  // namespace pegsim

@@ -3,7 +3,7 @@
 // this over-constrains the body (the standard-model trap the thesis's PEG
 // model removes); it is kept as the baseline the other models are compared to.
 #include "contact/contact_model.hpp"
-#include "contact/peg_2d.hpp"
+#include "contact/peg.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -58,16 +58,16 @@ bool parse_contact_model(std::string_view text, ContactModelKind& kind) {
 std::unique_ptr<ContactModel> make_contact_model(ContactModelKind kind) {
   switch (kind) {
     case ContactModelKind::Standard: return std::make_unique<StandardModel>();
-    case ContactModelKind::Peg: return make_peg_2d_model();
+    case ContactModelKind::Peg: return make_peg_model(PegVariant::Peg);
+    case ContactModelKind::Lnc: return make_peg_model(PegVariant::Lnc);
     default:
       throw std::invalid_argument("contact model '" + std::string(to_string(kind)) +
-                                  "' is not implemented yet (available: standard, peg in 2D)");
+                                  "' is not implemented yet (available: standard, peg, lnc)");
   }
 }
 
-std::unique_ptr<ContactModel> make_contact_model(ContactModelKind kind, Dimension dim) {
-  if (kind == ContactModelKind::Peg && dim != Dimension::Planar) throw std::invalid_argument(kPeg3dMessage);
-  return make_contact_model(kind);
+std::unique_ptr<ContactModel> make_contact_model(ContactModelKind kind, Dimension /*dim*/) {
+  return make_contact_model(kind);  // every model available works in both dimensions
 }
 
 }  // namespace pegsim

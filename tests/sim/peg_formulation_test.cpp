@@ -169,21 +169,5 @@ TEST(PegFormulation, SlidingOverACornerWithFriction) {
   EXPECT_NEAR(world.state().bodies[1].linear_velocity.x(), 2.0 - 0.3 * 9.81 * t, 1e-6);
 }
 
-TEST(PegFormulation, PegRefusesThreeDimensionalScenes) {
-  const char* scene = R"(
-options: {dimension: 3, model: peg}
-bodies:
-  - {name: ground, shape: {half_space: {normal: [0, 0, 1]}}, static: true}
-  - {name: cube, shape: {cube: 1}, mass: 1, position: [0, 0, 0.5]}
-)";
-  Scene s = load_scene_string(scene, "peg-3d");
-  try {
-    World world(std::move(s.model), std::move(s.state));
-    FAIL() << "no exception";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("PEG in 3D is not implemented yet"), std::string::npos);
-  }
-}
-
 }  // namespace
 }  // namespace pegsim

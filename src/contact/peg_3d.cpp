@@ -1,0 +1,247 @@
+// PEG 3D: polytope exact geometry for convex polyhedra (thesis 4.4,
+// Algorithms 12-17), and the LNC model's 3D reading.
+//
+// Contact determination (narrowphase_3d.cpp) reports every vertex-face pair
+// within eps both ways, where "within eps" is the distance to the facet
+// polygon, and every non-parallel edge-edge pair within eps, including those
+// whose nearest point is an edge end; each is marked primary (applicable and
+// feasible, thesis 3.5). Per body pair the model:
+//  1. groups the vertex-face contacts by vertex (vertex's body and index) and
+//     gives each group one constraint: a U-constraint on a lone contact if it
+//     is applicable (Algorithm 12 without its FEAS test: peg_2d.cpp D3), an
+//     I-constraint I(C-split(group)) on several (eqs. 4.20-4.21, P1);
+//  2. finds the vertex-edge configurations (v, e): v's group has contacts
+//     with both facets of e (P2), and writes Algorithm 14's X-constraints for
+//     them (eq. 4.20; for two vertices near each other, the edges at each give
+//     Algorithm 16's, eq. 4.22, P3);
+//  3. gives every edge-edge contact not used by an X-constraint a
+//     U-constraint if it is applicable (Algorithm 13, P4).
+// Vertex-plane contacts (half-spaces) are U-constraints (peg_2d.cpp D6).
+//
+// Decisions where the pseudo-code leaves a choice or has a slip:
+// P1 One I-constraint per vertex over all its vertex-face contacts with the
+//    other body, not one per configuration. For a vertex within eps of a
+//    convex body, "outside the body" is exactly "above at least one facet
+//    plane among the facets within eps" (the facet holding its nearest point
+//    is among them), which is what I over the group states (eq. 4.1).
+//    Algorithm 15's I(C-split{C1, C2}) and Algorithm 16's I over the facets
+//    at v_b are the same constraint on fewer facets; where a vertex is in two
+//    configurations (edges shorter than eps) two overlapping I's would state
+//    it twice with duplicate rows (as in 2D, peg_2d.cpp D2).
+// P2 Configuration test. The model is not told the contact distance (with
+//    eps: auto it differs per body pair), so Algorithm 17's
+//    point-segment-distance(e_b, v_a) <= eps is replaced by "v_a has contacts
+//    with both facets of e_b". The distance to a facet polygon is at most the
+//    distance to its edge, so the thesis's test implies ours; ours is what the
+//    X-constraints need (they are written on C1 and C2). For
+//    ||v_a - v_b|| <= eps, every edge at v_b passes the test, so Algorithm
+//    16's loops over the edges at v_b (and at v_a, from v_b's group) are
+//    covered by the same test; no separate vertex-vertex pass is needed.
+// P3 Algorithm 14 as written, with e_a directed away from v_a and both
+//    e_a and O_eb normalised (the thesis compares e_a/|e_a| . O_eb with
+//    |eps_theta| and leaves O_eb = e_b x -(eta_b1 + eta_b2) unnormalised,
+//    which would make the test depend on |e_b|). O_eb points into f_b1 (the
+//    facet on the edge's left seen from outside, polyhedron.hpp's face_1).
+//    Its "I(C-split(C1, C(e_a, e_b)))" is an X-constraint over single
+//    contacts (eq. 4.20: X({C_ei}, {C1})); it is written as one (one force,
+//    placed by the formulation: peg_rows.cpp F2). The flipped copy C4 of
+//    the both-facets branch is a contact of its own in the set, with normal
+//    and gap negated (points unchanged, so point_b = point_a + gap n holds).
+// P4 Algorithm 17's edge-edge loop calls PEG-3D-vertex-face, a slip for
+//    PEG-3D-edge-edge (Algorithm 13). Its guard "not e_a.collision or not
+//    e_b.collision" keeps edge-edge contacts out of U-constraints when both
+//    edges were marked by a vertex configuration: the purpose (4.4, before
+//    Algorithm 14) is not to constrain twice what an X-constraint already
+//    masks. Read literally it would also drop a genuine mid-edge crossing of
+//    two edges that happen to touch configurations elsewhere, so the test is
+//    made on the contact itself: an edge-edge contact gets a U-constraint
+//    unless it is one of the C(e_a, e_b) of an X-constraint.
+// P5 The gap of an edge-edge contact is the distance between the edges'
+//    lines (narrowphase_3d.cpp), a false extension where the lines come
+//    closest outside a segment, as a facet's plane is outside its polygon:
+//    two corners apart by 1 mm had lines crossing 7 cm "deep" behind them,
+//    and an X-constraint on such a contact traps as the standard model does
+//    (tests/contact/peg_exactness_test.cpp found it). So Algorithm 14 drops
+//    C(e_a, e_b) when it is violated (gap < -eps_feasible) and the lines come
+//    closest outside a segment: e_a has not crossed e_b there. A satisfied one
+//    is kept: it stops e_a from crossing e_b during the step (cracked-ramp: a
+//    cube's bottom edge reaching the seam of a 0.1 mm step down would dip
+//    0.1 mm into the upper slab's edge without it). Step 3 gives a U-constraint only to contacts
+//    whose lines come closest strictly inside both segments, the edge-edge
+//    contact of 4.4.2; the others are vertex-edge or vertex-vertex
+//    configurations, held by the vertices' I-constraints and the X-constraints.
+//
+// LNC (PegVariant::Lnc): step 1 with every contact a primary (no C-split) and
+// every lone contact constrained, no step 2, and a U-constraint on every
+// applicable edge-edge contact whose lines come closest inside both segments (P5): the
+// vertex-against-a-convex-set model of eqs. 4.2-4.4 (dvc3D section 4.2 defines
+// it for vertices; with P5 its edge-edge contacts do not trap either). Where
+// edges cross next to a corner it has nothing: that is the interpenetration
+// thesis 4.1 (Fig. 4.4) says LNC permits.
+#include "contact/peg.hpp"
+
+#include <cmath>
+#include <map>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace pegsim {
+namespace {
+
+using VertexKey = std::pair<std::uint32_t, int>;      // (body owning the vertex, vertex index)
+using EdgePairKey = std::tuple<std::uint32_t, int, int>;  // (body of edge 1, edge 1, edge 2 of the other body)
+
+const Polyhedron* polyhedron_of(const Model& model, std::uint32_t body) {
+  return std::get_if<Polyhedron>(&model.bodies[body].shape);
+}
+
+// Parameters (s, t) of the closest approach of the lines p1 + s d1 and
+// p2 + t d2 (not parallel: the narrowphase skips parallel edges).
+void line_parameters(const Vec3& p1, const Vec3& d1, const Vec3& p2, const Vec3& d2, double& s, double& t) {
+  const Vec3 r = p1 - p2;
+  const double a = d1.dot(d1), b = d1.dot(d2), c = d2.dot(d2), d = d1.dot(r), e = d2.dot(r);
+  const double det = a * c - b * b;
+  s = (b * e - c * d) / det;
+  t = (a * e - b * d) / det;
+}
+
+constexpr double kOnSegment = 1e-9;  // slack on line parameters in [0, 1] (P5)
+
+bool within(double u) { return u >= -kOnSegment && u <= 1.0 + kOnSegment; }
+
+class Pair3d {
+ public:
+  Pair3d(const Model& model, const State& state, const std::vector<Contact>& contacts, PegWriter& writer)
+      : model_(model), state_(state), contacts_(contacts), writer_(writer), used_(contacts.size(), 0) {}
+
+  void build(const std::vector<int>& pair) {
+    std::map<VertexKey, std::vector<int>> groups;  // ordered: deterministic output
+    std::vector<int> edge_edge;
+    for (int i : pair) {
+      const Contact& c = contacts_[i];
+      if (c.kind == FeatureKind::VertexFace) {
+        groups[{c.body_b, c.feature_b}].push_back(i);
+      } else if (c.kind == FeatureKind::EdgeEdge) {
+        edge_edge.push_back(i);
+        edge_pairs_[{c.body_a, c.feature_a, c.feature_b}] = i;
+        edge_pairs_[{c.body_b, c.feature_b, c.feature_a}] = i;
+      } else {
+        writer_.u(i);  // vertex-plane
+      }
+    }
+    const bool lnc = writer_.variant() == PegVariant::Lnc;
+    const double eps_theta = model_.options.eps_theta;
+    for (const auto& [vertex, group] : groups) {  // step 1, P1
+      if (group.size() > 1) writer_.i(group);
+      else if (lnc || contacts_[group[0]].applicability >= eps_theta) writer_.u(group[0]);  // Alg. 12
+    }
+    if (!lnc)
+      for (const auto& [vertex, group] : groups) vertex_edge_configurations(vertex, group);  // step 2
+    for (int i : edge_edge) {  // step 3, Algorithm 13, P4, P5
+      if (!lines_meet_on_segments(contacts_[i], true)) continue;
+      if (!used_[i] && contacts_[i].applicability >= eps_theta) writer_.u(i);  // LNC: used_ stays empty
+    }
+  }
+
+ private:
+  // P2: every edge of the other body both of whose facets v has contacts with.
+  void vertex_edge_configurations(const VertexKey& vertex, const std::vector<int>& group) {
+    const std::uint32_t body_q = contacts_[group[0]].body_a;  // the facets' owner
+    const Polyhedron* q = polyhedron_of(model_, body_q);
+    if (!q || !polyhedron_of(model_, vertex.first)) return;
+    std::map<int, int> facet_contact;  // facet of q -> input contact
+    for (int i : group) facet_contact.emplace(contacts_[i].feature_a, i);
+    for (const auto& [facet, c1] : facet_contact) {
+      for (int e : q->faces[static_cast<std::size_t>(facet)].edges) {
+        const PolyEdge& edge = q->edges[static_cast<std::size_t>(e)];
+        if (edge.face_1 != facet) continue;  // each edge once, from its f_b1
+        const auto c2 = facet_contact.find(edge.face_2);
+        if (c2 != facet_contact.end()) x_constraints(vertex, body_q, e, c1, c2->second);
+      }
+    }
+  }
+
+  // Algorithm 14 for vertex v_a against edge e_b of body q; c1 = C(v_a, f_b1),
+  // c2 = C(v_a, f_b2) (input indices). P3.
+  void x_constraints(const VertexKey& vertex, std::uint32_t body_q, int e_b, int c1, int c2) {
+    const auto [body_p, v_a] = vertex;
+    const Polyhedron& p = *polyhedron_of(model_, body_p);
+    const Polyhedron& q = *polyhedron_of(model_, body_q);
+    const Pose& pose_p = state_.bodies[body_p].pose;
+    const Pose& pose_q = state_.bodies[body_q].pose;
+    const PolyEdge& eb = q.edges[static_cast<std::size_t>(e_b)];
+    const Vec3 along_b = q.vertices[static_cast<std::size_t>(eb.head)] - q.vertices[static_cast<std::size_t>(eb.tail)];
+    const Vec3 bisector = q.faces[static_cast<std::size_t>(eb.face_1)].normal + q.faces[static_cast<std::size_t>(eb.face_2)].normal;
+    const Vec3 orientation = pose_q.rotate(along_b.cross(-bisector)).normalized();  // O_eb (Fig. 3.9)
+    const double eps_theta = model_.options.eps_theta;
+    const double threshold = std::abs(eps_theta);
+    for (int e_a : p.vertex_edges[static_cast<std::size_t>(v_a)]) {
+      const auto found = edge_pairs_.find({body_p, e_a, e_b});
+      if (found == edge_pairs_.end()) continue;
+      const int cee = found->second;
+      used_[static_cast<std::size_t>(cee)] = 1;
+      if (contacts_[cee].applicability < eps_theta) continue;
+      // P5: a violated C(e_a, e_b) (or flipped copy) whose lines meet outside a segment is dropped
+      const bool on_segments = lines_meet_on_segments(contacts_[cee], false);
+      const double tolerance = model_.options.eps_feasible;
+      auto usable = [&](double gap) { return on_segments || gap >= -tolerance; };
+      const PolyEdge& ea = p.edges[static_cast<std::size_t>(e_a)];
+      const int other = ea.tail == v_a ? ea.head : ea.tail;
+      const Vec3 direction =
+          pose_p.rotate(p.vertices[static_cast<std::size_t>(other)] - p.vertices[static_cast<std::size_t>(v_a)]).normalized();
+      const double side = direction.dot(orientation);
+      const double gap = contacts_[cee].gap;
+      if (side >= threshold) {  // only e_b.f_1
+        if (usable(gap)) writer_.x(writer_.add(c1), writer_.add(cee));
+      } else if (side <= -threshold) {  // only e_b.f_2
+        if (usable(gap)) writer_.x(writer_.add(c2), writer_.add(cee));
+      } else {  // both facets: C3 = C(e_a, e_b), C4 = C3 with its normal flipped
+        Contact flipped = contacts_[cee];
+        flipped.normal = -flipped.normal;
+        flipped.gap = -flipped.gap;
+        flipped.primary = flipped.applicability >= eps_theta && flipped.gap >= -model_.options.eps_feasible;
+        const int with_c3 = side >= 0.0 ? c1 : c2;
+        const int with_c4 = side >= 0.0 ? c2 : c1;
+        if (usable(gap)) writer_.x(writer_.add(with_c3), writer_.add(cee));
+        if (usable(-gap)) writer_.x(writer_.add(with_c4), writer_.add_new(flipped));
+      }
+    }
+  }
+
+  // World end points of edge e of body b (tail, head).
+  std::pair<Vec3, Vec3> edge_points(std::uint32_t b, int e) const {
+    const Polyhedron& p = *polyhedron_of(model_, b);
+    const PolyEdge& edge = p.edges[static_cast<std::size_t>(e)];
+    const Pose& pose = state_.bodies[b].pose;
+    return {pose.to_world(p.vertices[static_cast<std::size_t>(edge.tail)]),
+            pose.to_world(p.vertices[static_cast<std::size_t>(edge.head)])};
+  }
+
+  // P5: the edges' lines come closest at a point inside both segments
+  // (strictly inside when `strict`: a genuine edge-edge contact, 4.4.2).
+  bool lines_meet_on_segments(const Contact& c, bool strict) const {
+    const auto [pa, qa] = edge_points(c.body_a, c.feature_a);
+    const auto [pb, qb] = edge_points(c.body_b, c.feature_b);
+    double s = 0.0, t = 0.0;
+    line_parameters(pa, qa - pa, pb, qb - pb, s, t);
+    if (strict) return s > kOnSegment && s < 1.0 - kOnSegment && t > kOnSegment && t < 1.0 - kOnSegment;
+    return within(s) && within(t);
+  }
+
+  const Model& model_;
+  const State& state_;
+  const std::vector<Contact>& contacts_;
+  PegWriter& writer_;
+  std::vector<char> used_;  // edge-edge contacts used by an X-constraint (P4)
+  std::map<EdgePairKey, int> edge_pairs_;
+};
+
+}  // namespace
+
+void peg_3d_body_pair(const Model& model, const State& state, const std::vector<Contact>& contacts,
+                      const std::vector<int>& pair, PegWriter& writer) {
+  Pair3d(model, state, contacts, writer).build(pair);
+}
+
+}  // namespace pegsim
