@@ -63,7 +63,7 @@ void run_one(const Definition& d, const fs::path& dir, const ExperimentArgs& arg
   const auto start = std::chrono::steady_clock::now();
   d.run(ctx);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("  done in %.1f s\n", wall);
+  std::printf("  done in %.2f s\n", wall);
   if (!args.no_plots) plot(d, dir);
 }
 

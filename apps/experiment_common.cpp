@@ -2,6 +2,7 @@
 // log, the per-step contact statistics.
 #include "experiment.hpp"
 
+#include "analysis/overlap.hpp"
 #include "contact/contact_model.hpp"
 
 #include <cmath>
@@ -138,6 +139,10 @@ void RunLog::add(const std::string& model, double h, long seed, const Outcome& o
 }
 
 // ---- per-step rows ----------------------------------------------------------
+
+// thesis 5.2.3-5.2.4, 5.3: the total area (2D) or volume (3D) of overlap between
+// all body pairs, measured on the geometry by the analysis stage
+double measured_overlap(const Model& model, const State& state) { return total_overlap(model, state); }
 
 std::vector<std::string> step_columns() {
   return {"step", "t", "contacts", "u", "i", "x", "traps", "max_penetration", "overlap", "solver_failures"};
