@@ -25,7 +25,16 @@ struct BenchArgs {
   std::string models;     // comma-separated contact models; empty: the scene's
 };
 
+struct ExperimentArgs {
+  std::string name;       // an experiment, or "all"
+  std::string out;        // output folder (default experiments/NAME; with all, DIR/NAME)
+  bool quick = false;     // shrunk sweeps
+  bool no_plots = false;  // CSV only
+  bool list = false;
+};
+
 int run_command(const RunArgs& args);
+int experiment_command(const ExperimentArgs& args);
 int bench_command(const BenchArgs& args);
 
 // The built-in default scene (scenes/box-stack-3d.yaml, compiled in).

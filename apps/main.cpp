@@ -1,4 +1,4 @@
-// pegsim: run scenes, benchmark them.
+// pegsim: run scenes, benchmark them, run the thesis experiments.
 #include "commands.hpp"
 
 #include <CLI/CLI.hpp>
@@ -29,10 +29,20 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--solvers", bench.solvers, "comma-separated solver names");
   bench_cmd->add_option("--models", bench.models, "comma-separated contact models (default: the scene's)");
 
+  pegsim::cli::ExperimentArgs exp;
+  CLI::App* exp_cmd = app.add_subcommand(
+      "experiment", "run a thesis chapter-5 experiment under every contact model; CSV files and plots");
+  exp_cmd->add_option("name", exp.name, "experiment name, or all (--list shows them)");
+  exp_cmd->add_option("--out", exp.out, "output folder (default experiments/NAME)");
+  exp_cmd->add_flag("--quick", exp.quick, "shrink every sweep (fewer h, seeds, shorter times)");
+  exp_cmd->add_flag("--no-plots", exp.no_plots, "write the CSV files only");
+  exp_cmd->add_flag("--list", exp.list, "list the experiments");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run_cmd) return pegsim::cli::run_command(run);
     if (*bench_cmd) return pegsim::cli::bench_command(bench);
+    if (*exp_cmd) return pegsim::cli::experiment_command(exp);
   } catch (const std::exception& e) {
     std::cerr << "pegsim: error: " << e.what() << "\n";
     return 1;

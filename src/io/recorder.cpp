@@ -138,6 +138,9 @@ struct Recorder::Impl {
     angular_velocity = col(s, "angular_velocity", {nb, 3}, double{});
     if (planar) pose2d = col(s, "pose2d", {nb, 3}, double{});
     contact_count = col(s, "contacts", {}, std::int32_t{});
+    contacts_found = col(s, "contacts_found", {}, std::int32_t{});
+    constraints = col(s, "constraints", {3}, std::int32_t{});
+    traps = col(s, "traps", {}, std::int32_t{});
     solver_status = col(s, "solver_status", {}, std::uint8_t{});
     solver_iterations = col(s, "solver_iterations", {}, std::int32_t{});
     solver_calls = col(s, "solver_calls", {}, std::int32_t{});
@@ -171,6 +174,7 @@ struct Recorder::Impl {
     for (const char* n : kStageNames) stages.emplace_back(n);
     for (const char* n : recording_names::kFeatureKinds) kinds.emplace_back(n);
     writer.attribute(solver_status->id(), "names", statuses);
+    writer.attribute(constraints->id(), "names", std::vector<std::string>{"U", "I", "X"});
     if (stage_seconds) writer.attribute(stage_seconds->id(), "stage_names", stages);
     writer.attribute(kind->id(), "names", kinds);
     step_offset->append_value(std::int64_t{0});
@@ -189,7 +193,7 @@ struct Recorder::Impl {
   std::int64_t contact_total = 0;
   bool closed = false;
   std::optional<Column> step, time, position, orientation, linear_velocity, angular_velocity, pose2d,
-      contact_count, solver_status, solver_iterations, solver_calls, solver_failures, solver_recoveries,
+      contact_count, contacts_found, constraints, traps, solver_status, solver_iterations, solver_calls, solver_failures, solver_recoveries,
       problem_size, complementarity, feasibility, max_penetration, stage_seconds;
   std::optional<Column> step_offset, body_a, body_b, kind, primary, feature_a, feature_b, point_a,
       point_b, normal, gap, applicability, normal_impulse, friction_impulse;
@@ -198,7 +202,7 @@ struct Recorder::Impl {
 
 std::vector<std::optional<Column>*> Recorder::Impl::columns() {
   return {&step, &time, &position, &orientation, &linear_velocity, &angular_velocity, &pose2d,
-          &contact_count, &solver_status, &solver_iterations, &solver_calls, &solver_failures, &solver_recoveries,
+          &contact_count, &contacts_found, &constraints, &traps, &solver_status, &solver_iterations, &solver_calls, &solver_failures, &solver_recoveries,
           &problem_size, &complementarity, &feasibility, &max_penetration, &stage_seconds,
           &step_offset, &body_a, &body_b, &kind, &primary, &feature_a, &feature_b, &point_a,
           &point_b, &normal, &gap, &applicability, &normal_impulse, &friction_impulse};
@@ -255,6 +259,10 @@ void Recorder::Impl::record(const State& state, const StepReport* report) {
   const StepReport empty{};
   const StepReport& r = report ? *report : empty;
   contact_count->append_value(static_cast<std::int32_t>(n));
+  contacts_found->append_value(std::int32_t{r.contacts_found});
+  const std::int32_t kinds[3] = {r.constraints.u, r.constraints.i, r.constraints.x};
+  constraints->append(kinds);
+  traps->append_value(std::int32_t{r.traps});
   solver_status->append_value(static_cast<std::uint8_t>(report ? r.solver.status : SolverStatus::Solved));
   solver_iterations->append_value(std::int32_t{r.solver.iterations});
   solver_calls->append_value(std::int32_t{r.solver_calls});

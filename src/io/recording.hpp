@@ -50,6 +50,9 @@ struct RecordedStep {
   std::vector<Quat> orientation;  // per body
   std::vector<Vec3> linear_velocity, angular_velocity;
   std::vector<double> theta;      // per body, 2D recordings only
+  int contacts_found = 0;          // narrowphase feature pairs (format version >= 2)
+  ConstraintCounts constraints;    // U, I, X (format version >= 2)
+  int traps = 0;                   // standard-model traps (format version >= 2)
   std::vector<Contact> contacts;
   std::vector<double> normal_impulse;  // per contact
   std::vector<Vec3> friction_impulse;  // per contact
@@ -65,6 +68,7 @@ struct Recording {
   std::vector<bool> body_static;
   std::vector<double> body_mass;
   std::vector<Mat3> body_inertia;
+  int format_version = 0;
   int dimension = 3;
   double h = 0.0;
   int every = 1;

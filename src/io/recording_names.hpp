@@ -21,6 +21,8 @@ inline std::string contact_model(ContactModelKind k) { return kContactModels[sta
 inline std::string formulation(FormulationKind k) { return kFormulations[static_cast<int>(k)]; }
 
 inline constexpr const char* kFormat = "pegsim-recording";
-inline constexpr int kFormatVersion = 1;
+// 2: /steps/contacts_found, /steps/constraints, /steps/traps (a version-1 file
+// reads with those zero)
+inline constexpr int kFormatVersion = 2;
 
 }  // namespace pegsim::recording_names

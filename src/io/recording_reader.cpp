@@ -20,8 +20,9 @@ void read_model(const h5::Reader& r, Recording& out) {
   }
   if (!ours) h5::fail(r.file(), "/", "not a pegsim recording (no format attribute)");
   const int version = r.int_attribute("/", "format_version");
-  if (version != recording_names::kFormatVersion)
+  if (version < 1 || version > recording_names::kFormatVersion)
     h5::fail(r.file(), "/", "unsupported format_version " + std::to_string(version));
+  out.format_version = version;
   out.dimension = r.int_attribute("/model", "dimension");
   if (out.dimension != 2 && out.dimension != 3)
     h5::fail(r.file(), "/model", "dimension must be 2 or 3, got " + std::to_string(out.dimension));
@@ -117,6 +118,12 @@ void read_steps(const h5::Reader& r, Recording& out) {
   const auto complementarity = r.dataset<double>("/steps/complementarity", {n});
   const auto feasibility = r.dataset<double>("/steps/feasibility", {n});
   const auto penetration = r.dataset<double>("/steps/max_penetration", {n});
+  std::vector<std::int32_t> found, constraints, traps;
+  if (out.format_version >= 2) {
+    found = r.dataset<std::int32_t>("/steps/contacts_found", {n});
+    constraints = r.dataset<std::int32_t>("/steps/constraints", {n, 3});
+    traps = r.dataset<std::int32_t>("/steps/traps", {n});
+  }
   std::vector<double> stages;
   const hsize_t stage_count = static_cast<hsize_t>(Stage::Count);
   if (r.exists("/steps/stage_seconds")) stages = r.dataset<double>("/steps/stage_seconds", {n, stage_count});
@@ -146,6 +153,11 @@ void read_steps(const h5::Reader& r, Recording& out) {
     s.complementarity = complementarity[k];
     s.feasibility = feasibility[k];
     s.max_penetration = penetration[k];
+    if (!found.empty()) {
+      s.contacts_found = found[k];
+      s.constraints = ConstraintCounts{constraints[3 * k], constraints[3 * k + 1], constraints[3 * k + 2]};
+      s.traps = traps[k];
+    }
     if (!stages.empty()) s.stage_seconds.assign(&stages[k * stage_count], &stages[(k + 1) * stage_count]);
   }
   read_contacts(r, nb, out);

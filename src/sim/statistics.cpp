@@ -17,6 +17,15 @@ void RunStatistics::on_step(const Model& model, const State& state, const StepRe
   const int nc = static_cast<int>(r.contacts.size());
   contacts_total += nc;
   contacts_max = std::max(contacts_max, nc);
+  contacts_found_total += r.contacts_found;
+  const int kinds[3] = {r.constraints.u, r.constraints.i, r.constraints.x};
+  for (int k = 0; k < 3; ++k) {
+    constraints_total[k] += kinds[k];
+    constraints_max[k] = std::max(constraints_max[k], kinds[k]);
+  }
+  traps_total += r.traps;
+  traps_max = std::max(traps_max, r.traps);
+  if (r.traps > 0) ++steps_with_traps;
   solver_calls += r.solver_calls;
   solver_failures += r.solver_failures;
   solver_recoveries += r.solver_recoveries;
@@ -42,7 +51,12 @@ std::string RunStatistics::summary(double wall_seconds) const {
   };
   const double n = std::max<long>(steps, 1);
   add("steps                 %ld\n", steps);
-  add("contacts per step     mean %.2f, max %d\n", contacts_total / n, contacts_max);
+  add("contacts per step     mean %.2f, max %d (found by the narrowphase: mean %.2f)\n", contacts_total / n,
+      contacts_max, contacts_found_total / n);
+  add("constraints per step  U mean %.2f (max %d), I mean %.2f (max %d), X mean %.2f (max %d)\n",
+      constraints_total[0] / n, constraints_max[0], constraints_total[1] / n, constraints_max[1],
+      constraints_total[2] / n, constraints_max[2]);
+  add("standard-model traps  %ld (max %d per step, in %ld steps)\n", traps_total, traps_max, steps_with_traps);
   add("solver calls          %ld, failures %ld (recovered without psi/h: %ld), regularized %d\n", solver_calls,
       solver_failures, solver_recoveries, regularized_solves);
   add("solver iterations     mean %.2f, max %d per step\n", solver_iterations_total / n, solver_iterations_max);

@@ -17,6 +17,12 @@ class RunStatistics final : public StepObserver {
   long steps = 0;
   long contacts_total = 0;
   int contacts_max = 0;
+  long contacts_found_total = 0;           // narrowphase feature pairs (contacts: the model's sub-contacts)
+  long constraints_total[3] = {0, 0, 0};   // U, I, X constraints summed over steps
+  int constraints_max[3] = {0, 0, 0};      // most of each kind in one step
+  long traps_total = 0;                    // standard-model traps (contact/traps.hpp), summed over steps
+  int traps_max = 0;
+  long steps_with_traps = 0;
   long solver_iterations_total = 0;
   int solver_iterations_max = 0;
   long solver_calls = 0;

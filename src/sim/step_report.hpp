@@ -2,6 +2,7 @@
 #pragma once
 
 #include "collision/contact.hpp"
+#include "contact/constraint_set.hpp"
 #include "solvers/lcp.hpp"
 
 #include <array>
@@ -34,7 +35,11 @@ struct ContactImpulse {
 struct StepReport {
   long step = 0;          // index of the step just taken (state.step after it is step + 1)
   double time = 0.0;      // time at the end of the step
-  std::vector<Contact> contacts;          // as found at the start of the step
+  int contacts_found = 0;                 // feature pairs the narrowphase found at the start of the step
+  ConstraintCounts constraints;           // U-, I-, X-constraints the contact model built from them
+  int traps = 0;                          // standard-model traps among them (contact/traps.hpp),
+                                          // whatever the contact model
+  std::vector<Contact> contacts;          // the contact model's (sub-)contacts, when a problem was solved
   std::vector<ContactImpulse> impulses;   // one per contact
   SolverResult solver;                    // of the (last) solve this step; Solved if no contacts
   int solver_calls = 0;                   // islands / problems solved this step

@@ -1,6 +1,7 @@
 #include "sim/world.hpp"
 
 #include "collision/narrowphase.hpp"
+#include "contact/traps.hpp"
 #include "dynamics/integration.hpp"
 #include "geometry/penetration.hpp"
 
@@ -138,6 +139,9 @@ const StepReport& World::step() {
   {
     StageTimer timer(report_.profile, Stage::ContactModel);
     contact_model_->build(model_, state_, contacts_, constraints_);
+    report_.contacts_found = static_cast<int>(contacts_.size());
+    report_.constraints = constraints_.counts();
+    report_.traps = count_standard_model_traps(contacts_, model_.options.eps_feasible);
   }
   if (!constraints_.contacts.empty()) solve(velocity);
 

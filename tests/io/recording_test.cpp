@@ -117,6 +117,9 @@ StepReport report_at(long k) {
   r.solver_failures = n == 2 ? 1 : 0;
   r.problem_size = 5 * n;
   r.max_penetration = 0.001 * n;
+  r.contacts_found = n + 1;
+  r.constraints = ConstraintCounts{n, static_cast<int>(k % 3), static_cast<int>(k % 2)};
+  r.traps = static_cast<int>(k % 5);
   for (int s = 0; s < static_cast<int>(Stage::Count); ++s) r.profile.seconds[s] = 1e-6 * (s + k);
   return r;
 }
@@ -176,6 +179,11 @@ void expect_step_equals(const RecordedStep& row, long k, Dimension dimension) {
   EXPECT_EQ(row.complementarity, r.solver.complementarity);
   EXPECT_EQ(row.feasibility, r.solver.feasibility);
   EXPECT_EQ(row.max_penetration, r.max_penetration);
+  EXPECT_EQ(row.contacts_found, r.contacts_found);
+  EXPECT_EQ(row.constraints.u, r.constraints.u);
+  EXPECT_EQ(row.constraints.i, r.constraints.i);
+  EXPECT_EQ(row.constraints.x, r.constraints.x);
+  EXPECT_EQ(row.traps, r.traps);
   ASSERT_EQ(row.stage_seconds.size(), static_cast<std::size_t>(Stage::Count));
   for (int s = 0; s < static_cast<int>(Stage::Count); ++s) EXPECT_EQ(row.stage_seconds[s], r.profile.seconds[s]);
 }
@@ -184,6 +192,7 @@ TEST(Recording, RoundTrip3D) {
   const std::string path = temp_path("round_trip_3d.h5");
   write_recording(path, Dimension::Spatial, 9);
   const Recording rec = read_recording(path);
+  EXPECT_EQ(rec.format_version, 2);
   EXPECT_EQ(rec.dimension, 3);
   EXPECT_EQ(rec.h, 0.01);
   EXPECT_EQ(rec.every, 1);
@@ -344,6 +353,11 @@ TEST(Recording, RecordsAWorldRun) {
     EXPECT_EQ(last.linear_velocity[b], world.state().bodies[b].linear_velocity);
   }
   EXPECT_FALSE(last.contacts.empty());  // the lower box rests on the ground
+  // the standard model: one U-constraint per contact found, no traps on a resting stack
+  EXPECT_EQ(last.contacts_found, static_cast<int>(last.contacts.size()));
+  EXPECT_EQ(last.constraints.u, last.contacts_found);
+  EXPECT_EQ(last.constraints.i + last.constraints.x, 0);
+  EXPECT_EQ(last.traps, 0);
 }
 
 // Runs a shell command, returning its standard output.
@@ -372,7 +386,9 @@ TEST(Recording, ReadableWithH5py) {
                            "    s = f['/bodies/shape_1']\n"
                            "    print(s.attrs['kind'], s['vertices'].shape, s['triangles'].shape)\n"
                            "    print(f['/model'].attrs['solver'], f['/bodies/name'][1].decode())\n"
-                           "    print(list(f['/steps/stage_seconds'].attrs['stage_names'])[:2])\n";
+                           "    print(list(f['/steps/stage_seconds'].attrs['stage_names'])[:2])\n"
+                           "    c = f['/steps/constraints']\n"
+                           "    print(list(c.attrs['names']), c.shape, [int(v) for v in c[3]], int(f['/steps/traps'][3]))\n";
   const std::string out = run("/usr/bin/python3 " + script + " " + path + " 2>&1");
   EXPECT_EQ(out,
             "(5, 2, 3)\n"
@@ -380,7 +396,8 @@ TEST(Recording, ReadableWithH5py) {
             "[0, 0, 3, 5, 6, 6]\n"
             "polyhedron (4, 3) (4, 3)\n"
             "lemke block\n"
-            "['broadphase', 'narrowphase']\n");
+            "['broadphase', 'narrowphase']\n"
+            "['U', 'I', 'X'] (5, 3) [1, 0, 1] 3\n");
 }
 
 }  // namespace

@@ -1,0 +1,164 @@
+// The parts every experiment shares: CSV files, one simulation run, the run
+// log, the per-step contact statistics.
+#include "experiment.hpp"
+
+#include "analysis/overlap.hpp"
+#include "contact/contact_model.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace pegsim::cli::experiment {
+
+std::string model_name(ContactModelKind kind) { return std::string(to_string(kind)); }
+
+std::string unavailable_reason(ContactModelKind kind, Dimension dimension) {
+  try {
+    make_contact_model(kind, dimension);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string format_h(double h) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", h);
+  return buf;
+}
+
+// ---- Csv --------------------------------------------------------------------
+
+Csv::Csv(const std::filesystem::path& path, const std::vector<std::string>& header)
+    : file_(std::fopen(path.c_str(), "w")), path_(path) {
+  if (!file_) throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(errno));
+  for (const std::string& h : header) *this << h;
+  end_row();
+}
+
+Csv::~Csv() {
+  if (file_) std::fclose(file_);
+}
+
+void Csv::separator() {
+  if (row_started_) std::fputc(',', file_);
+  row_started_ = true;
+}
+
+Csv& Csv::operator<<(double value) {
+  separator();
+  std::fprintf(file_, "%.10g", value);
+  return *this;
+}
+
+Csv& Csv::operator<<(long value) {
+  separator();
+  std::fprintf(file_, "%ld", value);
+  return *this;
+}
+
+Csv& Csv::operator<<(const std::string& value) {
+  separator();
+  if (value.find_first_of(",\"\n") == std::string::npos) {
+    std::fputs(value.c_str(), file_);
+    return *this;
+  }
+  std::fputc('"', file_);
+  for (char c : value) {
+    if (c == '"') std::fputc('"', file_);
+    std::fputc(c == '\n' ? ' ' : c, file_);
+  }
+  std::fputc('"', file_);
+  return *this;
+}
+
+Csv& Csv::step_size(double h) { return *this << format_h(h); }
+
+void Csv::end_row() {
+  std::fputc('\n', file_);
+  row_started_ = false;
+  if (std::ferror(file_)) throw std::runtime_error("cannot write " + path_.string());
+}
+
+// ---- one run ----------------------------------------------------------------
+
+Outcome simulate(const Scene& scene, ContactModelKind kind, double h, double eps, long steps, const RunHooks& hooks) {
+  Outcome out;
+  out.reason = unavailable_reason(kind, scene.model.options.dimension);
+  if (!out.reason.empty()) {
+    out.status = "skipped";
+    return out;
+  }
+  Model model = scene.model;
+  model.options.model = kind;
+  model.options.h = h;
+  if (eps > 0.0) {
+    model.options.eps = eps;
+    model.options.eps_auto = false;
+  }
+  try {
+    World world(std::move(model), scene.state);
+    for (long i = 0; i < steps; ++i) {
+      if (hooks.before) hooks.before(world);
+      const StepReport& r = world.step();
+      ++out.steps;
+      out.solver_failures += r.solver_failures;
+      out.solver_recoveries += r.solver_recoveries;
+      if (hooks.after) hooks.after(world, r);
+    }
+  } catch (const std::exception& e) {
+    out.status = "failed";
+    out.reason = e.what();
+  }
+  return out;
+}
+
+// ---- run log ----------------------------------------------------------------
+
+RunLog::RunLog(const Context& ctx)
+    : csv_(ctx.out / "runs.csv",
+           {"model", "seed", "h", "status", "steps", "solver_failures", "solver_recoveries", "reason"}) {}
+
+void RunLog::add(const std::string& model, double h, long seed, const Outcome& o) {
+  csv_ << model;
+  if (seed >= 0) csv_ << seed;
+  else csv_ << "";
+  csv_.step_size(h) << o.status << o.steps << o.solver_failures << o.solver_recoveries << o.reason;
+  csv_.end_row();
+  if (o.status == "skipped" && !skipped_.insert(model).second) return;  // printed once per model
+  if (o.status == "skipped") {
+    std::printf("  %-10s skipped: %s\n", model.c_str(), o.reason.c_str());
+  } else {
+    const std::string seed_text = seed >= 0 ? "seed " + std::to_string(seed) + ", " : "";
+    std::printf("  %-10s %sh = %-7s %-6s %ld steps, %ld failed solves (%ld recovered)%s%s\n", model.c_str(),
+                seed_text.c_str(), format_h(h).c_str(), o.status.c_str(), o.steps, o.solver_failures,
+                o.solver_recoveries, o.reason.empty() ? "" : ": ", o.reason.c_str());
+  }
+  std::fflush(stdout);
+}
+
+// ---- per-step rows ----------------------------------------------------------
+
+// thesis 5.2.3-5.2.4, 5.3: the total area (2D) or volume (3D) of overlap between
+// all body pairs, measured on the geometry by the analysis stage
+double measured_overlap(const Model& model, const State& state) { return total_overlap(model, state); }
+
+std::vector<std::string> step_columns() {
+  return {"step", "t", "contacts", "u", "i", "x", "traps", "max_penetration", "overlap", "solver_failures"};
+}
+
+void write_step(Csv& csv, const World& world, const StepReport& r) {
+  csv << static_cast<long>(world.state().step) << world.state().time << r.contacts_found << r.constraints.u
+      << r.constraints.i << r.constraints.x << r.traps << r.max_penetration
+      << measured_overlap(world.model(), world.state()) << r.solver_failures;
+}
+
+Scene load_shipped_scene(const Context& ctx, const std::string& name) {
+  const std::filesystem::path path = ctx.scenes / (name + ".yaml");
+  if (!std::filesystem::exists(path))
+    throw std::runtime_error("scene " + path.string() + " not found (pegsim experiment reads the shipped scenes/)");
+  return load_scene_file(path.string());
+}
+
+}  // namespace pegsim::cli::experiment

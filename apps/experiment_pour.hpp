@@ -1,0 +1,55 @@
+// box-of-polygons and box-of-polyhedra (thesis 5.2.3-5.2.4): random convex
+// bodies poured into a container one at a time. Shared by
+// experiment_pour_scene.cpp (the generated scene) and experiment_pour.cpp (the
+// runs).
+//
+// Bodies that appear over time: every body of the pour is in the scene from
+// the start, parked at rest in a column beside the container, 1 m apart (out
+// of every other body's contact distance). Before each step the parked ones
+// are put back at rest in their places; at its release time a body is moved to
+// the drop point and given the release velocity. So the world steps one fixed
+// set of bodies, and the parked ones take no part in the contacts.
+#pragma once
+
+#include "experiment.hpp"
+
+#include <cstdint>
+#include <random>
+
+namespace pegsim::cli::experiment {
+
+struct PourSetup {
+  const char* name;        // "box-of-polygons"
+  Dimension dimension;
+  double interval;         // s between releases
+  double duration;         // s simulated (quick: shorter)
+  Vec3 drop;               // lowest drop point of a body's centre of mass; up is y (2D) or z (3D)
+  double jitter;           // drop point spread: uniform in +-jitter along x (2D) or y (3D)
+  Vec3 release_velocity;   // m/s
+  double clearance;        // m: a body is released at least this far above the highest released body
+  int count() const;       // bodies released within the duration
+};
+
+// std::mt19937_64 with its own mapping to [a, b): the same numbers with every
+// standard library.
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) : engine_(seed) {}
+  double uniform(double a, double b) { return a + (b - a) * (static_cast<double>(engine_() >> 11) * 0x1.0p-53); }
+
+ private:
+  std::mt19937_64 engine_;
+};
+
+struct PourScene {
+  Scene scene;                  // container (static) first, then the bodies, parked
+  std::size_t first_body = 0;   // index of the first poured body
+  std::vector<Vec3> drop;       // per poured body: its drop point before the clearance rule
+  std::vector<Vec3> park;       // per poured body: where it waits
+};
+
+// The container, and `count` bodies each the convex hull of ten points uniform
+// in [-0.25, 0.25]^2 (2D) or ^3 (3D), drawn from Rng(seed).
+PourScene make_pour_scene(const PourSetup& setup, std::uint64_t seed, int count);
+
+}  // namespace pegsim::cli::experiment

@@ -1,0 +1,283 @@
+#!/usr/bin/python3
+"""Plots of `pegsim experiment NAME` (docs/experiments.md), from its CSV files.
+
+    /usr/bin/python3 scripts/plot_experiment.py NAME DIR
+
+`pegsim experiment` runs this itself after writing DIR; run it by hand to
+redraw. Needs matplotlib (Debian: python3-matplotlib); without it, it says so
+and exits with status 3, leaving the CSV files as they are.
+"""
+
+import csv
+import math
+import os
+import sys
+
+
+def read(directory, name):
+    """The rows of DIR/NAME as dicts of strings; [] if the file is absent."""
+    path = os.path.join(directory, name)
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def num(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def models_in(directory, prefix):
+    """Models with a DIR/PREFIX<model>.csv, in the experiments' order."""
+    order = ["standard", "peg", "lnc", "corrective"]
+    return [m for m in order if os.path.exists(os.path.join(directory, f"{prefix}{m}.csv"))]
+
+
+def by(rows, key):
+    """Rows grouped by the value of `key`, in order of first appearance."""
+    groups = {}
+    for r in rows:
+        groups.setdefault(r[key], []).append(r)
+    return groups
+
+
+def quartiles(values):
+    v = sorted(x for x in values if not math.isnan(x))
+    if not v:
+        return math.nan, math.nan, math.nan
+
+    def q(p):
+        k = (len(v) - 1) * p
+        lo, hi = math.floor(k), math.ceil(k)
+        return v[lo] + (v[hi] - v[lo]) * (k - lo)
+
+    return q(0.25), q(0.5), q(0.75)
+
+
+def save(fig, directory, name):
+    path = os.path.join(directory, name)
+    fig.savefig(path, dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    print(f"  plot {path}")
+
+
+def no_data(ax, text):
+    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, fontsize=9, color="gray")
+
+
+# ---- triangle-drop (thesis Fig. 5.6) ------------------------------------------
+
+def triangle_drop(d):
+    reference = read(d, "trajectory_reference.csv")
+    for model in models_in(d, "trajectory_"):
+        runs = by(read(d, f"trajectory_{model}.csv"), "h")
+        fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
+        colours = plt.cm.plasma([0.85 * i / max(len(runs) - 1, 1) for i in range(len(runs))])
+        for (h, rows), colour in zip(runs.items(), colours):
+            t = [num(r["t"]) for r in rows]
+            for ax, key in zip(axes, ["x", "y", "theta"]):
+                ax.plot(t, [num(r[key]) for r in rows], color=colour, lw=1, label=f"h = {h}")
+        if reference:
+            t = [num(r["t"]) for r in reference]
+            for ax, key in zip(axes, ["x", "y", "theta"]):
+                ax.plot(t, [num(r[key]) for r in reference], "k-", lw=1.6,
+                        label=f"reference (peg, h = {reference[0]['h']})")
+        for ax, label in zip(axes, ["x (m)", "y (m)", "rotation (rad)"]):
+            ax.set_xlabel("t (s)")
+            ax.set_ylabel(label)
+            ax.grid(alpha=0.3)
+        axes[2].legend(fontsize=6, ncol=2)
+        fig.suptitle(f"triangle-drop, {model} model (brighter: larger h)")
+        fig.tight_layout()
+        save(fig, d, f"triangle_drop_{model}.png")
+
+    deviation = by(read(d, "deviation.csv"), "model")
+    if deviation:
+        fig, ax = plt.subplots(figsize=(6.5, 4.2))
+        for model, rows in deviation.items():
+            ax.semilogy([num(r["h"]) for r in rows], [num(r["max_position_deviation"]) for r in rows], "o-",
+                        label=model)
+        ax.set_xlabel("h (s)")
+        ax.set_ylabel("max |p - p_ref| (m)")
+        ax.set_title("triangle-drop: largest distance from the reference")
+        ax.grid(alpha=0.3, which="both")
+        ax.legend()
+        fig.tight_layout()
+        save(fig, d, "triangle_drop_deviation.png")
+
+
+# ---- box-stack-2d (thesis Figs. 5.7-5.9) ----------------------------------------
+
+def box_stack_2d(d):
+    models = models_in(d, "steps_")
+    fig, axes = plt.subplots(2, 2, figsize=(12, 7), sharex=True)
+    for model in models:
+        rows = read(d, f"steps_{model}.csv")
+        step = [num(r["step"]) for r in rows]
+        axes[0, 0].plot(step, [num(r["contacts"]) for r in rows], lw=1, label=model)
+        axes[0, 1].plot(step, [num(r["traps"]) for r in rows], lw=1, label=model)
+        axes[1, 0].plot(step, [num(r["i"]) + num(r["x"]) for r in rows], lw=1, label=model)
+        axes[1, 1].semilogy(step, [max(num(r["max_penetration"]), 1e-16) for r in rows], lw=1, label=model)
+    titles = ["contacts found", "standard-model traps", "I- and X-constraints", "max penetration (m)"]
+    for ax, title in zip(axes.flat, titles):
+        ax.set_title(title, fontsize=10)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    for ax in axes[1]:
+        ax.set_xlabel("step")
+    fig.suptitle("box-stack-2d, per step")
+    fig.tight_layout()
+    save(fig, d, "box_stack_2d_steps.png")
+
+    final = by(read(d, "final_positions.csv"), "model")
+    if final:
+        fig, axes = plt.subplots(1, len(final), figsize=(3.2 * len(final), 6), squeeze=False)
+        for ax, (model, rows) in zip(axes[0], final.items()):
+            for r in rows:  # unit squares (scenes/box-stack-2d.yaml)
+                x, y, th = num(r["x"]), num(r["y"]), num(r["theta"])
+                c, s = math.cos(th), math.sin(th)
+                corners = [(x + c * u - s * v, y + s * u + c * v) for u, v in
+                           [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5), (-0.5, -0.5)]]
+                ax.plot(*zip(*corners), "k-" if r["body"] == "box0" else "b-", lw=1)
+            ax.set_aspect("equal")
+            ax.set_title(model)
+            ax.grid(alpha=0.3)
+        fig.suptitle("box-stack-2d: final positions")
+        fig.tight_layout()
+        save(fig, d, "box_stack_2d_final.png")
+
+
+# ---- box-of-polygons / box-of-polyhedra (thesis Figs. 5.10b, 5.13, 5.14b, 5.15) ----
+
+def pour(d, name, measure):
+    summary = by(read(d, "summary.csv"), "model")
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
+    measured = False
+    for model, rows in summary.items():
+        hs = sorted({num(r["h"]) for r in rows})
+        for ax, key in zip(axes, ["mean_overlap", "max_penetration"]):
+            q = [quartiles([num(r[key]) for r in rows if num(r["h"]) == h]) for h in hs]
+            lo, med, hi = zip(*q)
+            if key == "mean_overlap" and not all(math.isnan(m) for m in med):
+                measured = True
+            line, = ax.plot(hs, med, "o-", label=f"{model} (median)")
+            ax.fill_between(hs, lo, hi, color=line.get_color(), alpha=0.2, label=f"{model} (Q1-Q3)")
+    axes[0].set_title(f"{measure} of overlap, mean over the steps", fontsize=10)
+    axes[1].set_title("deepest penetration in the run (m)", fontsize=10)
+    for ax in axes:
+        ax.set_xlabel("h (s)")
+        ax.set_xscale("log")
+        ax.grid(alpha=0.3, which="both")
+        ax.legend(fontsize=7)
+    axes[1].set_yscale("log")
+    if measured:
+        axes[0].set_yscale("symlog", linthresh=1e-8)
+    else:
+        no_data(axes[0], "overlap not measured\n(src/analysis/overlap.hpp not built)")
+    fig.suptitle(f"{name}: median and quartiles over the seeds")
+    fig.tight_layout()
+    save(fig, d, "overlap_vs_h.png")
+
+    models = models_in(d, "steps_")
+    if not models:
+        return
+    fig, axes = plt.subplots(len(models), 1, figsize=(10, 3.2 * len(models)), squeeze=False)
+    for ax, model in zip(axes[:, 0], models):
+        rows = read(d, f"steps_{model}.csv")
+        seeds = sorted({r["seed"] for r in rows}, key=int)
+        hs = sorted({r["h"] for r in rows}, key=float)
+        h = "0.01" if "0.01" in hs else hs[-1]
+        run = [r for r in rows if r["seed"] == seeds[0] and r["h"] == h]
+        step = [num(r["step"]) for r in run]
+        ax.plot(step, [num(r["contacts"]) for r in run], lw=1, label="contacts")
+        ax.plot(step, [num(r["traps"]) for r in run], lw=1, color="tab:red", label="standard-model traps")
+        ax.set_title(f"{model} model, seed {seeds[0]}, h = {h} s", fontsize=10)
+        ax.set_xlabel("step")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle(f"{name}: contacts and standard-model traps per step")
+    fig.tight_layout()
+    save(fig, d, "contacts_traps.png")
+
+
+# ---- rotation-overlap (thesis Fig. 5.25), momentum-chain (Fig. 5.27) ------------
+
+def rotation_overlap(d):
+    rows = read(d, "overlap.csv")
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
+    for model, group in by(rows, "model").items():
+        hs = [num(r["h"]) for r in group]
+        axes[0].plot(hs, [num(r["overlap"]) for r in group], "o-", label=model)
+        axes[1].plot(hs, [num(r["max_penetration"]) for r in group], "o-", label=model)
+    if rows:
+        first = by(rows, "model")[rows[0]["model"]]
+        axes[0].plot([num(r["h"]) for r in first], [num(r["thesis_overlap"]) for r in first], "kx--",
+                     label="thesis Fig. 5.25")
+    if all(math.isnan(num(r["overlap"])) for r in rows):
+        no_data(axes[0], "overlap not measured\n(src/analysis/overlap.hpp not built)")
+    axes[0].set_title("area of overlap after one step (m^2)", fontsize=10)
+    axes[1].set_title("deepest penetration after one step (m)", fontsize=10)
+    for ax in axes:
+        ax.set_xlabel("h (s)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle("rotation-overlap")
+    fig.tight_layout()
+    save(fig, d, "rotation_overlap.png")
+
+
+def momentum_chain(d):
+    models = models_in(d, "momentum_")
+    if not models:
+        return
+    fig, axes = plt.subplots(1, len(models), figsize=(6 * len(models), 4.2), squeeze=False)
+    for ax, model in zip(axes[0], models):
+        for h, rows in by(read(d, f"momentum_{model}.csv"), "h").items():
+            ax.plot([num(r["t"]) for r in rows], [num(r["px"]) for r in rows], lw=1, label=f"h = {h}")
+        ax.axhline(3.0, color="k", ls="--", lw=0.8, label="1.5 kg x 2 m/s")
+        ax.set_title(f"{model} model", fontsize=10)
+        ax.set_xlabel("t (s)")
+        ax.set_ylabel("total momentum p_x (kg m/s)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle("momentum-chain")
+    fig.tight_layout()
+    save(fig, d, "momentum_chain.png")
+
+
+PLOTS = {
+    "triangle-drop": triangle_drop,
+    "box-stack-2d": box_stack_2d,
+    "box-of-polygons": lambda d: pour(d, "box-of-polygons", "area (m^2)"),
+    "box-of-polyhedra": lambda d: pour(d, "box-of-polyhedra", "volume (m^3)"),
+    "rotation-overlap": rotation_overlap,
+    "momentum-chain": momentum_chain,
+}
+
+
+def main(argv):
+    if len(argv) != 3 or argv[1] not in PLOTS:
+        print(f"usage: {argv[0]} NAME DIR   (NAME: {', '.join(PLOTS)})", file=sys.stderr)
+        return 2
+    if not os.path.isdir(argv[2]):
+        print(f"plot_experiment.py: {argv[2]} is not a folder", file=sys.stderr)
+        return 2
+    global plt
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("plot_experiment.py: matplotlib is not installed, no plots drawn "
+              "(Debian: apt-get install python3-matplotlib; then run "
+              f"/usr/bin/python3 scripts/plot_experiment.py {argv[1]} {argv[2]})", file=sys.stderr)
+        return 3
+    PLOTS[argv[1]](argv[2])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,254 @@
+// pegsim experiment, run as a user would: triangle-drop and box-of-polygons
+// with --quick into a temporary folder; the CSV files must exist, hold
+// physically sensible numbers, and be the same bytes when run again.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+using Row = std::map<std::string, std::string>;
+
+constexpr double kG = 9.81;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// One CSV line split into fields ("..." quoting, "" for a quote inside).
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') cells.back() += line[++i];
+    else if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) cells.emplace_back();
+    else cells.back() += c;
+  }
+  return cells;
+}
+
+// A CSV file as rows of header -> text.
+std::vector<Row> read_csv(const fs::path& path) {
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << "cannot read " << path;
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = split_csv(line);
+  std::vector<Row> rows;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> cells = split_csv(line);
+    EXPECT_EQ(cells.size(), header.size()) << path << ": " << line;
+    Row row;
+    for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i) row[header[i]] = cells[i];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+double number(const Row& r, const std::string& key) {
+  const auto it = r.find(key);
+  if (it == r.end()) ADD_FAILURE() << "no column " << key;
+  return it == r.end() ? NAN : std::strtod(it->second.c_str(), nullptr);
+}
+
+// A non-negative integer written as one.
+bool is_count(const Row& r, const std::string& key) {
+  const auto it = r.find(key);
+  if (it == r.end() || it->second.empty()) return false;
+  for (char c : it->second)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+int run(const std::string& args) {
+  const std::string cmd = std::string(PEGSIM_CLI) + " " + args + " > /dev/null 2>&1";
+  return std::system(cmd.c_str());
+}
+
+bool have_matplotlib() { return std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") == 0; }
+
+// A fresh temporary folder, removed afterwards.
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("pegsim_experiment_test_" + std::to_string(getpid()) + "_" +
+                                                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  TempDir() { fs::remove_all(path); }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+// models that ran (not skipped), from runs.csv
+std::set<std::string> models_run(const fs::path& dir) {
+  std::set<std::string> out;
+  for (const Row& r : read_csv(dir / "runs.csv"))
+    if (r.at("status") != "skipped") out.insert(r.at("model"));
+  return out;
+}
+
+// runs.csv: every model appears, each run ok, failed or skipped with a reason.
+void expect_run_log_lists_every_model(const fs::path& dir) {
+  const std::vector<Row> runs = read_csv(dir / "runs.csv");
+  ASSERT_FALSE(runs.empty());
+  std::set<std::string> models;
+  for (const Row& r : runs) {
+    models.insert(r.at("model"));
+    const std::string& s = r.at("status");
+    EXPECT_TRUE(s == "ok" || s == "failed" || s == "skipped") << s;
+    if (s != "ok") {
+      EXPECT_FALSE(r.at("reason").empty());
+    }
+    EXPECT_TRUE(is_count(r, "steps") && is_count(r, "solver_failures") && is_count(r, "solver_recoveries"));
+  }
+  EXPECT_EQ(models, (std::set<std::string>{"standard", "peg", "lnc", "corrective"}));
+}
+
+void expect_pngs(const fs::path& dir, const std::vector<std::string>& names) {
+  if (!have_matplotlib()) {
+    std::printf("(no matplotlib for /usr/bin/python3: plots not checked)\n");
+    return;
+  }
+  for (const std::string& name : names) {
+    const fs::path p = dir / name;
+    ASSERT_TRUE(fs::exists(p)) << p;
+    EXPECT_EQ(slurp(p).substr(1, 3), "PNG") << p;
+  }
+}
+
+// The same command gives the same CSV (and generated scene) bytes.
+void expect_rerun_gives_the_same_bytes(const std::string& name, const fs::path& first, const fs::path& again) {
+  ASSERT_EQ(run("experiment " + name + " --quick --no-plots --out " + again.string()), 0);
+  int compared = 0;
+  for (const auto& entry : fs::directory_iterator(again)) {
+    const fs::path file = entry.path().filename();
+    if (file.extension() != ".csv" && file.extension() != ".yaml") continue;
+    EXPECT_TRUE(slurp(first / file) == slurp(entry.path())) << name << ": " << file;
+    ++compared;
+  }
+  EXPECT_GE(compared, 4) << name;
+}
+
+// The PEG reference (h = 1e-4) falls freely before the first contact (the
+// dropped vertex reaches the apex 3.5 m below after about 0.85 s): y drops by
+// g t^2 / 2 up to symplectic Euler's lag g h t / 2, x and theta stay put.
+void expect_reference_falls_under_gravity(const fs::path& dir) {
+  const std::vector<Row> ref = read_csv(dir / "trajectory_reference.csv");
+  ASSERT_EQ(ref.size(), 15001u);  // 1.5 s at 1e-4 s, and the initial state
+  const double x0 = number(ref[0], "x"), y0 = number(ref[0], "y");
+  int checked = 0;
+  for (const Row& r : ref) {
+    const double t = number(r, "t");
+    if (t > 0.8) break;
+    EXPECT_NEAR(y0 - number(r, "y"), 0.5 * kG * t * t, 0.5 * kG * 1e-4 * t + 1e-9) << "t = " << t;
+    EXPECT_EQ(number(r, "x"), x0);
+    EXPECT_EQ(number(r, "theta"), 0.0);
+    ++checked;
+  }
+  EXPECT_GT(checked, 7000);
+  // after the apex it slides down the static triangle's right edge and falls past its base (y = 0)
+  EXPECT_GT(number(ref.back(), "x"), x0 + 1.0);
+  EXPECT_LT(number(ref.back(), "y"), 0.0);
+}
+
+// Every model that ran has its trajectories, one row per step and h; PEG stays
+// near the reference (within symplectic Euler's lag plus 1% of the 2.45 m side),
+// the standard model, its vertex trapped at the apex, far from it.
+void expect_trajectories_and_deviation(const fs::path& dir) {
+  for (const std::string& model : models_run(dir)) {
+    SCOPED_TRACE(model);
+    std::map<std::string, long> per_h;
+    for (const Row& r : read_csv(dir / ("trajectory_" + model + ".csv"))) {
+      ++per_h[r.at("h")];
+      EXPECT_TRUE(std::isfinite(number(r, "x")) && std::isfinite(number(r, "y")));
+    }
+    EXPECT_EQ(per_h, (std::map<std::string, long>{{"0.004", 376}, {"0.016", 95}}));
+  }
+  std::map<std::string, std::map<std::string, double>> deviation;  // model -> h -> m
+  for (const Row& r : read_csv(dir / "deviation.csv"))
+    deviation[r.at("model")][r.at("h")] = number(r, "max_position_deviation");
+  for (const char* h : {"0.004", "0.016"}) {
+    const double lag = 0.5 * kG * std::stod(h) * 1.5;
+    EXPECT_LT(deviation["peg"][h], lag + 0.01 * 2.45) << "h = " << h;
+    EXPECT_GT(deviation["standard"][h], 1.0) << "h = " << h;
+  }
+}
+
+TEST(Experiment, TriangleDropQuick) {
+  TempDir tmp;
+  const fs::path dir = tmp.path / "td";
+  ASSERT_EQ(run("experiment triangle-drop --quick --out " + dir.string()), 0);
+  expect_run_log_lists_every_model(dir);
+  expect_reference_falls_under_gravity(dir);
+  expect_trajectories_and_deviation(dir);
+  expect_pngs(dir, {"triangle_drop_peg.png", "triangle_drop_standard.png", "triangle_drop_deviation.png"});
+  expect_rerun_gives_the_same_bytes("triangle-drop", dir, tmp.path / "again");
+}
+
+// box-of-polygons: per model and run, one row per step with counts that are
+// non-negative integers, a trap needing two contacts of its own, the standard
+// model one U-constraint per contact, and a finite, non-negative overlap.
+TEST(Experiment, BoxOfPolygonsQuick) {
+  TempDir tmp;
+  const fs::path dir = tmp.path / "bp";
+  ASSERT_EQ(run("experiment box-of-polygons --quick --out " + dir.string()), 0);
+  expect_run_log_lists_every_model(dir);
+  for (const char* scene : {"scene_seed1.yaml", "scene_seed2.yaml"}) EXPECT_TRUE(fs::exists(dir / scene)) << scene;
+  const std::set<std::string> models = models_run(dir);
+  EXPECT_TRUE(models.count("standard") && models.count("peg"));
+  for (const std::string& model : models) {
+    SCOPED_TRACE(model);
+    std::map<std::pair<std::string, std::string>, long> steps, released;  // per (seed, h)
+    for (const Row& r : read_csv(dir / ("steps_" + model + ".csv"))) {
+      for (const char* key : {"seed", "released", "step", "contacts", "u", "i", "x", "traps", "solver_failures"})
+        ASSERT_TRUE(is_count(r, key)) << key << " = '" << r.at(key) << "'";
+      const auto run = std::make_pair(r.at("seed"), r.at("h"));
+      ++steps[run];
+      EXPECT_GE(number(r, "released"), released[run]);  // bodies only arrive
+      released[run] = static_cast<long>(number(r, "released"));
+      EXPECT_LE(2 * number(r, "traps"), number(r, "contacts"));
+      if (model == "standard") {
+        EXPECT_EQ(number(r, "u"), number(r, "contacts"));
+        EXPECT_EQ(number(r, "i") + number(r, "x"), 0.0);
+      }
+      for (const char* key : {"overlap", "max_penetration"}) {
+        const double v = number(r, key);
+        EXPECT_TRUE(std::isfinite(v) && v >= 0.0) << key << " = " << v;
+      }
+    }
+    // quick: seeds 1 and 2, h = 0.005 and 0.01, 1 s, a polygon every 0.25 s
+    ASSERT_EQ(steps.size(), 4u);
+    for (const auto& [run, n] : steps) {
+      EXPECT_EQ(n, std::lround(1.0 / std::stod(run.second))) << "seed " << run.first << ", h = " << run.second;
+      EXPECT_EQ(released[run], 4);
+    }
+  }
+  const std::vector<Row> summary = read_csv(dir / "summary.csv");
+  EXPECT_EQ(summary.size(), 4 * models.size());
+  for (const Row& r : summary) EXPECT_TRUE(std::isfinite(number(r, "mean_overlap")));
+  expect_pngs(dir, {"overlap_vs_h.png", "contacts_traps.png"});
+  expect_rerun_gives_the_same_bytes("box-of-polygons", dir, tmp.path / "again");
+}
+
+TEST(Experiment, UnknownNameIsAnErrorListingTheExperiments) {
+  const std::string cmd = std::string(PEGSIM_CLI) + " experiment nosuch 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string text;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, pipe)) text += buf;
+  EXPECT_NE(pclose(pipe), 0);
+  EXPECT_NE(text.find("unknown experiment 'nosuch'"), std::string::npos) << text;
+  EXPECT_NE(text.find("box-of-polygons"), std::string::npos) << text;
+}
+
+}  // namespace
