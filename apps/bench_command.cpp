@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <sstream>
+#include <stdexcept>
 
 namespace pegsim::cli {
 
@@ -20,13 +21,19 @@ int bench_command(const BenchArgs& args) {
 
   std::printf("pegsim bench: %s, h = %g s, %ld steps per solver\n",
               args.scene.empty() ? builtin_scene_name() : args.scene.c_str(), args.h, args.steps);
-  std::printf("%-8s %10s %10s %10s %10s %10s %10s %8s %9s\n", "solver", "us/step", "broad", "narrow", "model",
+  std::printf("%-14s %10s %10s %10s %10s %10s %10s %8s %9s\n", "solver", "us/step", "broad", "narrow", "model",
               "formul.", "solve", "fails", "contacts");
   for (const std::string& name : solvers) {
     Scene scene = args.scene.empty() ? load_scene_string(builtin_scene_text(), builtin_scene_name())
                                      : load_scene_file(args.scene);
     World world(std::move(scene.model), std::move(scene.state));
     world.set_time_step(args.h);
+    if (!args.model.empty()) {
+      ContactModelKind kind;
+      if (!parse_contact_model(args.model, kind))
+        throw std::invalid_argument("unknown contact model '" + args.model + "' (standard|peg|lnc|corrective)");
+      world.set_contact_model(kind);
+    }
     world.set_solver(name);
     RunStatistics stats(world.model(), world.state());
     world.add_observer(&stats);
@@ -35,7 +42,7 @@ int bench_command(const BenchArgs& args) {
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double n = static_cast<double>(std::max(args.steps, 1L));
     auto us = [&](Stage s) { return 1e6 * stats.total_time[s] / n; };
-    std::printf("%-8s %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %8ld %9.1f\n", name.c_str(), 1e6 * wall / n,
+    std::printf("%-14s %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %8ld %9.1f\n", name.c_str(), 1e6 * wall / n,
                 us(Stage::Broadphase), us(Stage::Narrowphase), us(Stage::ContactModel), us(Stage::Formulation),
                 us(Stage::Solver), stats.solver_failures, stats.contacts_total / n);
   }

@@ -46,6 +46,7 @@ SolverResult NewtonSolver::solve(const LcpProblem& problem, VecX& z) {
     settings.memory = kMinMapMemory;
     settings.watchdog = kMinMapMemory;
     settings.stall = kMinMapStall;
+    settings.extra_iterations = kMinMapExtra;
   } else {
     settings.stall = kStall;
   }

@@ -19,6 +19,11 @@
 //      three captured stack3d steps only solved this way), stopped after
 //      kMinMapStall iterations without a 10% smaller residual. It is the
 //      least robust of the three Newton solvers: no smoothing of its kinks.
+//   Both aim at the target of nonsmooth_newton.hpp (well below the
+//   threshold: residuals feed back through the simulation, see lemke.cpp)
+//   and stop once within the threshold after one more iteration
+//   (fischer-newton) or kMinMapExtra (minmap-newton: with one, a step of the
+//   500-step box-stack-3d bench failed; with three, none).
 // Status: Solved when the residuals (SolverResult, on the original problem)
 // are within SolverOptions::tolerance * (1 + |b|_inf); MaxIterations at the
 // iteration limit (SolverOptions::max_iterations, default
@@ -48,6 +53,7 @@ class NewtonSolver final : public LcpSolver {
   static constexpr int kStall = 20;          // fischer-newton
   static constexpr int kMinMapMemory = 10;   // minmap-newton: nonmonotone memory and watchdog
   static constexpr int kMinMapStall = 50;
+  static constexpr int kMinMapExtra = 3;     // minmap-newton: iterations towards the target past the threshold
 
  private:
   SolverOptions options_;

@@ -23,7 +23,6 @@ constexpr double kRho = 1e-8;            // descent test grad'd <= -rho |d|^p (D
 constexpr double kP = 2.1;
 constexpr double kSigma = 1e-4;          // Armijo constant
 constexpr int kMaxHalvings = 40;         // line search: t down to 2^-40
-constexpr int kExtraIterations = 3;      // after the threshold is met, towards the target
 constexpr double kStallFactor = 0.9;     // a new best residual must beat the last by this factor
 constexpr double kTargetShare = 1e-3;    // target = min(kTargetShare threshold, kTargetLevel (1 + |b|))
 constexpr double kTargetLevel = 1e-13;
@@ -293,7 +292,7 @@ NewtonRun nonsmooth_newton(const ScaledProblem& s, const VecX& z0, const NewtonS
       run.stop = NewtonStop::Converged;
       break;
     }
-    if (r <= s.threshold && ++extra > kExtraIterations) {
+    if (r <= s.threshold && ++extra > settings.extra_iterations) {
       run.stop = NewtonStop::Converged;
       break;
     }

@@ -77,7 +77,7 @@
 // original problem, measured on w = A z + b recomputed from scratch at every
 // accepted iterate.
 // Stopping: at a residual within `target`; once within `threshold`, after
-// kExtraIterations more towards the target; at max_iterations; when `stall`
+// `extra_iterations` more towards the target; at max_iterations; when `stall`
 // iterations give no new best residual; when no direction gives descent.
 // The result is the point of least residual seen (z clamped at 0 on
 // NonNegative rows when that does not make it worse).
@@ -143,6 +143,7 @@ struct NewtonSettings {
   int memory = 1;    // nonmonotone reference over the last `memory` merits; 1: monotone Armijo
   int watchdog = 0;  // iterations without a new least merit before returning to it; 0: never
   int stall = 0;     // iterations without a new least residual before stopping; 0: never
+  int extra_iterations = 1;  // once within the threshold, at most this many more towards the target
 };
 
 enum class NewtonStop : std::uint8_t {
