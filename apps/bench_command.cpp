@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <sstream>
+#include <stdexcept>
 
 namespace pegsim::cli {
 
@@ -25,7 +26,7 @@ std::vector<std::string> split(const std::string& list) {
 int bench_command(const BenchArgs& args) {
   const std::vector<std::string> solvers = split(args.solvers);
   std::vector<std::string> models = split(args.models);
-  if (models.empty()) models.push_back("");  // the scene's
+  if (models.empty()) models.push_back(args.model);  // --model, or empty: the scene's
   for (const std::string& m : models) {
     ContactModelKind kind;
     if (!m.empty() && !parse_contact_model(m, kind)) {
@@ -36,7 +37,7 @@ int bench_command(const BenchArgs& args) {
 
   std::printf("pegsim bench: %s, h = %g s, %ld steps per solver\n",
               args.scene.empty() ? builtin_scene_name() : args.scene.c_str(), args.h, args.steps);
-  std::printf("%-10s %-8s %10s %10s %10s %10s %10s %10s %8s %9s\n", "model", "solver", "us/step", "broad", "narrow", "model",
+  std::printf("%-10s %-14s %10s %10s %10s %10s %10s %10s %8s %9s\n", "model", "solver", "us/step", "broad", "narrow", "model",
               "formul.", "solve", "fails", "contacts");
   for (const std::string& model : models)
   for (const std::string& name : solvers) {
@@ -55,7 +56,7 @@ int bench_command(const BenchArgs& args) {
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double n = static_cast<double>(std::max(args.steps, 1L));
     auto us = [&](Stage s) { return 1e6 * stats.total_time[s] / n; };
-    std::printf("%-10s %-8s %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %8ld %9.1f\n", std::string(to_string(kind)).c_str(), name.c_str(), 1e6 * wall / n,
+    std::printf("%-10s %-14s %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %8ld %9.1f\n", std::string(to_string(kind)).c_str(), name.c_str(), 1e6 * wall / n,
                 us(Stage::Broadphase), us(Stage::Narrowphase), us(Stage::ContactModel), us(Stage::Formulation),
                 us(Stage::Solver), stats.solver_failures, stats.contacts_total / n);
   }

@@ -21,6 +21,7 @@ struct BenchArgs {
   std::string scene;      // empty: box-stack-3d
   long steps = 400;
   double h = 0.005;
+  std::string model;      // contact model override (empty: the scene's)
   std::string solvers = "lemke,pgs";
   std::string models;     // comma-separated contact models; empty: the scene's
 };

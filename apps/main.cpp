@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--steps", run.steps, "number of steps")->excludes(time_opt);
   run_cmd->add_option("--h", run.h, "time step (s)");
   run_cmd->add_option("--model", run.model, "contact model: standard|peg|lnc|corrective");
-  run_cmd->add_option("--solver", run.solver, "complementarity solver: lemke|pgs");
+  run_cmd->add_option("--solver", run.solver, "complementarity solver: lemke|pgs|path|fischer-newton|minmap-newton");
   run_cmd->add_option("--record", run.record, "write an HDF5 recording to FILE");
   run_cmd->add_option("--record-every", run.record_every, "record one step in N")->check(CLI::PositiveNumber);
   run_cmd->add_flag("--quiet", run.quiet, "print only the summary");
@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("scene", bench.scene, "scene file (default: built-in box-stack-3d)");
   bench_cmd->add_option("--steps", bench.steps, "steps per solver");
   bench_cmd->add_option("--h", bench.h, "time step (s)");
+  bench_cmd->add_option("--model", bench.model, "contact model: standard|peg|lnc|corrective");
   bench_cmd->add_option("--solvers", bench.solvers, "comma-separated solver names");
   bench_cmd->add_option("--models", bench.models, "comma-separated contact models (default: the scene's)");
 

@@ -92,7 +92,7 @@ struct SolverResult {
   double feasibility = 0.0;      // max(0, -min z_i, -min w_i) over NonNegative rows
   double seconds = 0.0;
   int regularization_level = 0;  // Lemke: rungs of the Tikhonov ladder used (0: none)
-  std::string message;           // empty when Solved
+  std::string message;           // empty when Solved (path: also says when its Lemke fall back solved it)
   bool ok() const { return status == SolverStatus::Solved; }
 };
 
@@ -114,7 +114,8 @@ class LcpSolver {
 // Residuals of z for a problem, as defined on SolverResult.
 void measure_residuals(const LcpProblem& problem, const VecX& z, SolverResult& result);
 
-// The registry: "lemke", "pgs". Returns nullptr for an unknown name.
+// The registry: "lemke", "pgs", "path", "fischer-newton", "minmap-newton"
+// (PEGSIM_SOLVER_LIST in solver_common.hpp). Returns nullptr for an unknown name.
 std::unique_ptr<LcpSolver> make_solver(std::string_view name, const SolverOptions& options);
 std::vector<std::string> solver_names();
 

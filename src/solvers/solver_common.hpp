@@ -17,7 +17,10 @@ namespace pegsim {
 // X-macro: (registry name, factory function). One line per solver.
 #define PEGSIM_SOLVER_LIST(PEGSIM_SOLVER) \
   PEGSIM_SOLVER("lemke", make_lemke_solver) \
-  PEGSIM_SOLVER("pgs", make_pgs_solver)
+  PEGSIM_SOLVER("pgs", make_pgs_solver) \
+  PEGSIM_SOLVER("path", make_path_solver) \
+  PEGSIM_SOLVER("fischer-newton", make_fischer_newton_solver) \
+  PEGSIM_SOLVER("minmap-newton", make_minmap_newton_solver)
 
 #define PEGSIM_DECLARE_SOLVER_FACTORY(name, factory) \
   std::unique_ptr<LcpSolver> factory(const SolverOptions& options);

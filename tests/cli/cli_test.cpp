@@ -70,4 +70,21 @@ TEST(Cli, UnknownSolverIsAnErrorNotACrash) {
   EXPECT_NE(o.text.find("unknown solver 'nosuch'"), std::string::npos) << o.text;
 }
 
+TEST(Cli, NewtonSolversAreSelectableByName) {
+  for (const char* solver : {"path", "fischer-newton", "minmap-newton"}) {
+    const Output o = run(std::string("run --steps 3 --quiet --solver ") + solver);
+    EXPECT_EQ(o.status, 0) << solver << ": " << o.text;
+  }
+}
+
+TEST(Cli, BenchTakesAContactModelAndSolverList) {
+  const Output o = run("bench " + kScenes + "/triangle-drop.yaml --model peg --steps 5 --solvers lemke,path");
+  EXPECT_EQ(o.status, 0) << o.text;
+  EXPECT_NE(o.text.find(" path "), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("\npeg "), std::string::npos) << o.text;
+  const Output bad = run("bench --steps 1 --model nosuch");
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.text.find("unknown contact model 'nosuch'"), std::string::npos) << bad.text;
+}
+
 }  // namespace
