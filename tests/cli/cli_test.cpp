@@ -87,4 +87,12 @@ TEST(Cli, BenchTakesAContactModelAndSolverList) {
   EXPECT_NE(bad.text.find("unknown contact model 'nosuch'"), std::string::npos) << bad.text;
 }
 
+TEST(Cli, RunsTheCorrectiveModelIn2dAnd3d) {
+  for (const char* scene : {"box-stack-2d", "block-on-block"}) {
+    const Output o = run("run " + kScenes + "/" + scene + ".yaml --model corrective --steps 200");
+    ASSERT_EQ(o.status, 0) << o.text;
+    EXPECT_NE(o.text.find("corrective model"), std::string::npos) << o.text;
+  }
+}
+
 }  // namespace
