@@ -2,9 +2,12 @@
 // 5.3: "area of overlap" and "overlap volume" error metrics).
 //
 // Independent of contact determination and of the contact models, so it can
-// judge them: 2D by clipping one convex polygon against the other, 3D by
-// intersecting the half-spaces of two convex polyhedra. A half-space (or
-// half-plane) overlaps a body by the part of the body below its plane.
+// judge them: 2D by clipping one convex polygon by the edge lines of the
+// other, 3D by clipping one convex polyhedron's faces by the face planes of
+// the other, closing each cut with a cap face (geometry/clipping.hpp, which
+// says why not qhull's half-space intersection). A half-space (or half-plane)
+// overlaps a body by the part of the body below its plane. Touching bodies
+// (shared faces, edges or corners) overlap by 0; never NaN.
 #pragma once
 
 #include "geometry/shape.hpp"
