@@ -86,7 +86,8 @@ struct RunHooks {
   std::function<void(World&)> before;
   std::function<void(World&, const StepReport&)> after;
 };
-Outcome simulate(const Scene& scene, ContactModelKind kind, double h, double eps, long steps, const RunHooks& hooks);
+Outcome simulate(const Scene& scene, ContactModelKind kind, double h, double eps, long steps,
+                 const RunHooks& hooks);
 
 // runs.csv: one row per run of an experiment, skipped and failed ones included.
 class RunLog {

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <memory>
 
 namespace pegsim::cli::experiment {
 namespace {
@@ -53,7 +54,8 @@ class Pour {
     const double r = bounding_radius(model.bodies[body(k)].shape);
     Vec3 at = pour_.drop[k];
     for (int j = 0; j < k; ++j) {
-      const double top = world.state().bodies[body(j)].pose.position[up()] + bounding_radius(model.bodies[body(j)].shape);
+      const double top =
+          world.state().bodies[body(j)].pose.position[up()] + bounding_radius(model.bodies[body(j)].shape);
       at[up()] = std::max(at[up()], top + setup_.clearance + r);
     }
     BodyState& s = world.state().bodies[body(k)];
@@ -76,7 +78,8 @@ struct Totals {
 
 void run_pour(const Context& ctx, PourSetup setup) {
   if (ctx.quick) setup.duration = 1.0;
-  const std::vector<double> hs = ctx.quick ? std::vector<double>{0.005, 0.01} : std::vector<double>{0.001, 0.002, 0.005, 0.01};
+  const std::vector<double> hs =
+      ctx.quick ? std::vector<double>{0.005, 0.01} : std::vector<double>{0.001, 0.002, 0.005, 0.01};
   const int seeds = ctx.quick ? 2 : 10;
 
   std::vector<PourScene> scenes;
@@ -94,7 +97,7 @@ void run_pour(const Context& ctx, PourSetup setup) {
   for (ContactModelKind kind : kModels) {
     const std::string model = model_name(kind);
     const bool available = unavailable_reason(kind, setup.dimension).empty();
-    std::unique_ptr<Csv> steps;
+    std::unique_ptr<Csv> steps;  // none for a model that is not available: its runs end before any step
     if (available) steps = std::make_unique<Csv>(ctx.out / ("steps_" + model + ".csv"), columns);
     for (int seed = 1; seed <= seeds; ++seed) {
       for (double h : hs) {

@@ -16,12 +16,6 @@
 
 namespace pegsim::cli::experiment {
 
-// Contact distance 0.01 m, not the scene's 0.5 m: the thesis (Fig. 5.24) has
-// only the touching contacts; 0.5 m also finds contacts 0.2-0.4 m deep across
-// the bars (24 in all, 8 standard-model traps), whose psi/h rows the standard
-// model and PEG cannot satisfy together.
-constexpr double kRotationEps = 0.01;
-
 void rotation_overlap(const Context& ctx) {
   const Scene scene = load_shipped_scene(ctx, "rotation-overlap");
   // thesis Fig. 5.25: area of overlap after one step (their bodies' sizes are not given)
@@ -37,7 +31,7 @@ void rotation_overlap(const Context& ctx) {
         overlap = measured_overlap(world.model(), world.state());
         penetration = r.max_penetration;
       };
-      const Outcome o = simulate(scene, kind, h, kRotationEps, 1, hooks);
+      const Outcome o = simulate(scene, kind, h, -1.0, 1, hooks);
       log.add(model_name(kind), h, -1, o);
       if (o.status == "skipped") continue;
       csv << model_name(kind);

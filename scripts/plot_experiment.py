@@ -44,6 +44,9 @@ def by(rows, key):
     return groups
 
 
+FLOOR = 1e-12  # zeros on a log axis
+
+
 def quartiles(values):
     v = sorted(x for x in values if not math.isnan(x))
     if not v:
@@ -120,8 +123,9 @@ def box_stack_2d(d):
         axes[0, 0].plot(step, [num(r["contacts"]) for r in rows], lw=1, label=model)
         axes[0, 1].plot(step, [num(r["traps"]) for r in rows], lw=1, label=model)
         axes[1, 0].plot(step, [num(r["i"]) + num(r["x"]) for r in rows], lw=1, label=model)
-        axes[1, 1].semilogy(step, [max(num(r["max_penetration"]), 1e-16) for r in rows], lw=1, label=model)
-    titles = ["contacts found", "standard-model traps", "I- and X-constraints", "max penetration (m)"]
+        axes[1, 1].semilogy(step, [max(num(r["max_penetration"]), FLOOR) for r in rows], lw=1, label=model)
+    titles = ["contacts found", "standard-model traps", "I- and X-constraints",
+              f"max penetration, m (0 drawn at {FLOOR:g})"]
     for ax, title in zip(axes.flat, titles):
         ax.set_title(title, fontsize=10)
         ax.grid(alpha=0.3)
@@ -136,14 +140,20 @@ def box_stack_2d(d):
     if final:
         fig, axes = plt.subplots(1, len(final), figsize=(3.2 * len(final), 6), squeeze=False)
         for ax, (model, rows) in zip(axes[0], final.items()):
+            away = 0
             for r in rows:  # unit squares (scenes/box-stack-2d.yaml)
                 x, y, th = num(r["x"]), num(r["y"]), num(r["theta"])
+                if not (-4 < x < 4 and -1 < y < 13):
+                    away += 1
+                    continue
                 c, s = math.cos(th), math.sin(th)
                 corners = [(x + c * u - s * v, y + s * u + c * v) for u, v in
                            [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5), (-0.5, -0.5)]]
                 ax.plot(*zip(*corners), "k-" if r["body"] == "box0" else "b-", lw=1)
+            ax.set_xlim(-4, 4)
+            ax.set_ylim(-1, 13)
             ax.set_aspect("equal")
-            ax.set_title(model)
+            ax.set_title(model + (f" ({away} fell out of view)" if away else ""), fontsize=10)
             ax.grid(alpha=0.3)
         fig.suptitle("box-stack-2d: final positions")
         fig.tight_layout()
@@ -156,17 +166,22 @@ def pour(d, name, measure):
     summary = by(read(d, "summary.csv"), "model")
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
     measured = False
-    for model, rows in summary.items():
+    for model, all_rows in summary.items():
+        rows = [r for r in all_rows if r["status"] == "ok"]  # runs that did not finish are left out
+        failed = len(all_rows) - len(rows)
+        if not rows:
+            continue
         hs = sorted({num(r["h"]) for r in rows})
         for ax, key in zip(axes, ["mean_overlap", "max_penetration"]):
-            q = [quartiles([num(r[key]) for r in rows if num(r["h"]) == h]) for h in hs]
+            q = [quartiles([max(num(r[key]), FLOOR) for r in rows if num(r["h"]) == h]) for h in hs]
             lo, med, hi = zip(*q)
             if key == "mean_overlap" and not all(math.isnan(m) for m in med):
                 measured = True
-            line, = ax.plot(hs, med, "o-", label=f"{model} (median)")
+            left_out = f", {failed} unfinished runs left out" if failed else ""
+            line, = ax.plot(hs, med, "o-", label=f"{model} (median{left_out})")
             ax.fill_between(hs, lo, hi, color=line.get_color(), alpha=0.2, label=f"{model} (Q1-Q3)")
-    axes[0].set_title(f"{measure} of overlap, mean over the steps", fontsize=10)
-    axes[1].set_title("deepest penetration in the run (m)", fontsize=10)
+    axes[0].set_title(f"{measure} of overlap, mean over the steps (0 drawn at {FLOOR:g})", fontsize=10)
+    axes[1].set_title(f"deepest penetration in the run, m (0 drawn at {FLOOR:g})", fontsize=10)
     for ax in axes:
         ax.set_xlabel("h (s)")
         ax.set_xscale("log")
@@ -174,7 +189,7 @@ def pour(d, name, measure):
         ax.legend(fontsize=7)
     axes[1].set_yscale("log")
     if measured:
-        axes[0].set_yscale("symlog", linthresh=1e-8)
+        axes[0].set_yscale("log")
     else:
         no_data(axes[0], "overlap not measured\n(src/analysis/overlap.hpp not built)")
     fig.suptitle(f"{name}: median and quartiles over the seeds")
