@@ -26,7 +26,7 @@ constexpr int kMaxHalvings = 40;         // line search: t down to 2^-40
 constexpr double kStallFactor = 0.9;     // a new best residual must beat the last by this factor
 constexpr double kTargetShare = 1e-3;    // target = min(kTargetShare threshold, kTargetLevel (1 + |b|))
 constexpr double kTargetLevel = 1e-13;
-constexpr double kSmoothing = 0.5;      // Jacobian smoothing: |Phi - Phi_mu| <= kSmoothing |Phi|
+constexpr double kSmoothing = 0.5;       // Jacobian smoothing: |Phi - Phi_mu| <= kSmoothing |Phi|
 constexpr double kKink = 0.29289321881345248;  // 1 - 1/sqrt 2
 
 // phi_FB(a, b) without cancellation where a + b > 0.
@@ -284,7 +284,7 @@ NewtonRun nonsmooth_newton(const ScaledProblem& s, const VecX& z0, const NewtonS
   std::deque<double> history{merit};
   int extra = 0;
 
-  VecX da, db, grad, d;
+  VecX da, db, da_mu, db_mu, grad, d;
   Trial trial;
   for (;;) {
     const double r = residual_norm(run.residuals);
@@ -315,30 +315,34 @@ NewtonRun nonsmooth_newton(const ScaledProblem& s, const VecX& z0, const NewtonS
     }
     ++run.iterations;
 
-    // 1.-2. direction: Newton, else Levenberg-Marquardt, else steepest descent
-    jacobian(s, kind, y, v, da, db);
+    // 1.-3. directions in turn, until one passes the descent test and the
+    // line search against the reference value
+    jacobian(s, kind, y, v, da, db);                                         // H
     grad = da.cwiseProduct(phi) + s.M.transpose() * db.cwiseProduct(phi);  // H' Phi
-    if (kind == Reformulation::FischerBurmeister)  // Jacobian smoothing
-      jacobian(s, kind, y, v, da, db, kSmoothing * phi.norm() / std::sqrt(2.0 * static_cast<double>(phi.size())));
-    auto descent = [&](double slope) { return slope <= -kRho * std::pow(d.norm(), kP); };
+    if (kind == Reformulation::FischerBurmeister) {                          // H_mu
+      const double mu = kSmoothing * phi.norm() / std::sqrt(2.0 * static_cast<double>(phi.size()));
+      jacobian(s, kind, y, v, da_mu, db_mu, mu);
+    } else {
+      da_mu = da;
+      db_mu = db;
+    }
+    const double ref = *std::max_element(history.begin(), history.end());
+    auto descent = [&](double slope) { return slope < 0.0 && slope <= -kRho * std::pow(d.norm(), kP); };
+    auto search = [&](double slope) { return line_search(s, kind, y, v, d, slope, ref, trial); };
     Step step = Step::Newton;
     double slope = 0.0;
-    if (!newton_direction(s, kind, y, da, db, phi, d) || !descent(slope = grad.dot(d))) {
+    bool accepted = newton_direction(s, kind, y, da_mu, db_mu, phi, d) && descent(slope = grad.dot(d)) &&
+                    search(slope);
+    if (!accepted) {
       step = Step::Damped;
-      if (!damped_direction(s, da, db, grad, phi.norm(), d) || !descent(slope = grad.dot(d))) {
-        step = Step::Gradient;
-        steepest_descent(s, da, db, grad, d);
-        slope = grad.dot(d);
-      }
+      accepted = damped_direction(s, da_mu, db_mu, grad, phi.norm(), d) && descent(slope = grad.dot(d)) &&
+                 search(slope);
     }
-    // 3. line search against the reference value; steepest descent when that fails
-    const double ref = *std::max_element(history.begin(), history.end());
-    bool accepted = slope < 0.0 && line_search(s, kind, y, v, d, slope, ref, trial);
-    if (!accepted && step != Step::Gradient) {
+    if (!accepted) {
       step = Step::Gradient;
       steepest_descent(s, da, db, grad, d);
       slope = grad.dot(d);
-      accepted = slope < 0.0 && line_search(s, kind, y, v, d, slope, ref, trial);
+      accepted = slope < 0.0 && search(slope);
     }
     if (step == Step::Damped) ++run.damped_steps;
     if (step == Step::Gradient) ++run.gradient_steps;

@@ -30,7 +30,7 @@
 //
 // One iteration (the semismooth Newton method of De Luca-Facchinei-Kanzow
 // 1996, sec. 3, with the safeguards below):
-//   1. Newton direction H d = -Phi.
+//   1. Directions. First, Newton: H d = -Phi.
 //      FB: with H replaced by the Jacobian H_mu of the smoothed function
 //      phi_mu(a, b) = a + b - sqrt(a^2 + b^2 + 2 mu^2) while Phi stays
 //      unsmoothed (the Jacobian smoothing method of Kanzow & Pieper 1999,
@@ -50,21 +50,21 @@
 //      make H singular): for the min-map, the dependent rows (LU pivots below
 //      1e-10) leave J with d_i = -z_i, as Lemke's active-set polish drops
 //      them (lemke_active_set.hpp); then, or for FB, the basic solution of
-//      solve_basic below. When that gives no descent direction (test 2), the
-//      Levenberg-Marquardt direction (H'H + mu I) d = -H' Phi with
-//      mu = |H|^2 min(1, |Phi|_2) (Fan & Yuan 2005, Computing 74: mu ~
-//      |F|^delta, delta = 1).
-//   2. Descent test grad'd <= -rho |d|^p, rho = 1e-8, p = 2.1 (the test and
-//      the values of DFK 1996; grad = H'Phi with the unsmoothed H); when both
-//      directions of 1 fail it (and when the line search below fails) the
+//      solve_basic below. Second, the Levenberg-Marquardt direction
+//      (H'H + mu I) d = -H' Phi with mu = |H|^2 min(1, |Phi|_2) (Fan & Yuan
+//      2005, Computing 74: mu ~ |F|^delta, delta = 1). Third, the
 //      steepest-descent direction -grad, scaled to the minimiser of the
 //      merit's Gauss-Newton model along it.
+//   2. Each direction in turn must pass the descent test grad'd <= -rho |d|^p,
+//      rho = 1e-8, p = 2.1 (the test and the values of DFK 1996; grad = H'Phi
+//      with the unsmoothed H; steepest descent: grad'd < 0) and the line
+//      search 3; the first that passes makes the step.
 //   3. Armijo backtracking psi(y + t d) <= R + sigma t grad'd, sigma = 1e-4,
 //      t = 1, 1/2, 1/4, ... (at most kMaxHalvings). R is psi at the current
 //      point (monotone), or the largest of the last `memory` accepted merits
 //      (the nonmonotone rule of Grippo, Lampariello & Lucidi 1986, SIAM J.
 //      Numer. Anal. 23, as PATH uses it: Dirkse & Ferris 1995, Optim. Methods
-//      Softw. 5, sec. 3; Ferris & Munson 1999, Comput. Optim. Appl. 12).
+//      Softw. 5; Ferris & Munson 1999, Comput. Optim. Appl. 12).
 //   4. Watchdog (Chamberlain, Powell, Lemarechal & Pedersen 1982, Math.
 //      Program. Study 16; PATH's nonmonotone stabilization): when `watchdog`
 //      iterations pass without a new least merit, the iterate returns to the
@@ -78,7 +78,7 @@
 // accepted iterate.
 // Stopping: at a residual within `target`; once within `threshold`, after
 // `extra_iterations` more towards the target; at max_iterations; when `stall`
-// iterations give no new best residual; when no direction gives descent.
+// iterations give no residual 10% below the best; when no direction passes 2.
 // The result is the point of least residual seen (z clamped at 0 on
 // NonNegative rows when that does not make it worse).
 #pragma once
