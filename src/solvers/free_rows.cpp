@@ -3,7 +3,22 @@
 
 #include "solvers/solver_common.hpp"
 
+#include <algorithm>
+
 namespace pegsim::solver_detail {
+namespace {
+
+constexpr double kMinRcond = 1e-12;   // A_FF accepted by its LU above this
+constexpr double kDependent = 1e-10;  // complete-pivoting LU: pivots below this (relative) are zero
+
+MatX gather(const MatX& A, const std::vector<int>& rows, const std::vector<int>& cols) {
+  MatX m(rows.size(), cols.size());
+  for (std::size_t c = 0; c < cols.size(); ++c)
+    for (std::size_t r = 0; r < rows.size(); ++r) m(r, c) = A(rows[r], cols[c]);
+  return m;
+}
+
+}  // namespace
 
 FreeRowElimination eliminate_free_rows(const LcpProblem& p) {
   FreeRowElimination e;
@@ -17,31 +32,36 @@ FreeRowElimination eliminate_free_rows(const LcpProblem& p) {
       e.bounded.push_back(i);
     }
   }
-  const int nf = static_cast<int>(e.free.size());
-  const int nb = static_cast<int>(e.bounded.size());
-  MatX A_FF(nf, nf), A_NF(nb, nf), A_NN(nb, nb);
-  e.A_FN.resize(nf, nb);
-  e.b_F.resize(nf);
-  VecX b_N(nb);
-  for (int c = 0; c < nf; ++c) {
-    for (int r = 0; r < nf; ++r) A_FF(r, c) = p.A(e.free[r], e.free[c]);
-    for (int r = 0; r < nb; ++r) A_NF(r, c) = p.A(e.bounded[r], e.free[c]);
-    e.b_F(c) = p.b(e.free[c]);
+  // dependent Free rows (redundant joints): the independent columns of A_FF
+  // stay, the others get z = 0 and leave F
+  if (!e.free.empty()) {
+    const MatX A_FF = gather(p.A, e.free, e.free);
+    if (!(Eigen::PartialPivLU<MatX>(A_FF).rcond() >= kMinRcond)) {
+      Eigen::FullPivLU<MatX> full;
+      full.setThreshold(kDependent);
+      full.compute(A_FF);
+      std::vector<int> kept;
+      for (int k = 0; k < full.rank(); ++k) kept.push_back(e.free[full.permutationQ().indices()(k)]);
+      std::sort(kept.begin(), kept.end());
+      for (int i : e.free)
+        if (!std::binary_search(kept.begin(), kept.end(), i)) e.dropped.push_back(i);
+      e.free.swap(kept);
+    }
   }
-  for (int c = 0; c < nb; ++c) {
-    for (int r = 0; r < nf; ++r) e.A_FN(r, c) = p.A(e.free[r], e.bounded[c]);
-    for (int r = 0; r < nb; ++r) A_NN(r, c) = p.A(e.bounded[r], e.bounded[c]);
-    b_N(c) = p.b(e.bounded[c]);
-  }
+  const MatX A_NN = gather(p.A, e.bounded, e.bounded);
+  VecX b_N(e.bounded.size());
+  for (std::size_t k = 0; k < e.bounded.size(); ++k) b_N(k) = p.b(e.bounded[k]);
   LcpProblem& q = e.reduced;
-  q.role.clear();
-  q.contact_of.clear();
-  if (nf > 0) {
-    e.lu.compute(A_FF);
-    if (!(e.lu.rcond() >= 1e-12)) {
+  if (!e.free.empty()) {
+    e.lu.compute(gather(p.A, e.free, e.free));
+    if (!(e.lu.rcond() >= kMinRcond)) {
       e.issue = "the Free rows' block A_FF is singular";
       return e;
     }
+    e.A_FN = gather(p.A, e.free, e.bounded);
+    e.b_F.resize(e.free.size());
+    for (std::size_t k = 0; k < e.free.size(); ++k) e.b_F(k) = p.b(e.free[k]);
+    const MatX A_NF = gather(p.A, e.bounded, e.free);
     q.A = A_NN - A_NF * e.lu.solve(e.A_FN);
     q.b = b_N - A_NF * e.lu.solve(e.b_F);
   } else {
@@ -60,8 +80,8 @@ FreeRowElimination eliminate_free_rows(const LcpProblem& p) {
 }
 
 VecX FreeRowElimination::expand(const VecX& z_bounded) const {
-  const int n = static_cast<int>(free.size() + bounded.size());
-  VecX z = VecX::Zero(n);
+  const int n = static_cast<int>(free.size() + dropped.size() + bounded.size());
+  VecX z = VecX::Zero(n);  // dropped Free rows: 0
   for (std::size_t k = 0; k < bounded.size(); ++k) z(bounded[k]) = z_bounded(static_cast<Eigen::Index>(k));
   if (!free.empty()) {
     const VecX z_F = -lu.solve(A_FN * z_bounded + b_F);

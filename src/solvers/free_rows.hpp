@@ -6,8 +6,12 @@
 //   A_FF z_F + A_FN z_N + b_F = 0   =>   z_F = -A_FF^-1 (A_FN z_N + b_F),
 // and z_N solves the LCP of the Schur complement
 //   0 <= z_N  perp  (A_NN - A_NF A_FF^-1 A_FN) z_N + (b_N - A_NF A_FF^-1 b_F) >= 0,
-// whose w is the MLCP's w_N (a block Gaussian elimination). Needs A_FF
-// nonsingular: its LU's reciprocal condition estimate above 1e-12.
+// whose w is the MLCP's w_N (a block Gaussian elimination). A_FF singular
+// (LU reciprocal condition estimate below 1e-12: redundant joints): the
+// columns that LU with complete pivoting finds dependent (pivots below 1e-10
+// of the largest) get z = 0 and their rows leave F; their equations w_i = 0
+// then hold when the redundancy is consistent, and the caller's residual
+// check says whether it was.
 #pragma once
 
 #include "solvers/lcp.hpp"
@@ -21,6 +25,7 @@ namespace pegsim::solver_detail {
 
 struct FreeRowElimination {
   std::vector<int> free, bounded;  // row indices of F and N
+  std::vector<int> dropped;        // dependent Free rows, z = 0
   LcpProblem reduced;  // on N: roles kept, contact_of re-indexed (-1 where it named a Free row)
   std::string issue;   // empty when the elimination succeeded
   bool ok() const { return issue.empty(); }

@@ -125,33 +125,57 @@ SolverResult PathSolver::solve(const LcpProblem& problem, VecX& z) {
   }
 
   // 4. Lemke from the best point's active set
+  auto within = [&] { return best_res.complementarity <= s.threshold && best_res.feasibility <= s.threshold; };
   const std::unique_ptr<LcpSolver> lemke = make_solver("lemke", options_);
   const solver_detail::FreeRowElimination elim = solver_detail::eliminate_free_rows(problem);
-  if (!lemke || !elim.ok()) {
-    take(best, best_res);
-    return finish(stalled ? SolverStatus::NumericalFailure : SolverStatus::MaxIterations,
-                  "path: " + log + "; Lemke fall back not used: " + (lemke ? elim.issue : "no lemke solver"));
+  SolverStatus failure = stalled ? SolverStatus::NumericalFailure : SolverStatus::MaxIterations;
+  if (lemke && elim.ok()) {
+    const bool mixed = !elim.free.empty() || !elim.dropped.empty();
+    VecX zl = mixed ? elim.restrict_to_bounded(best) : best;
+    const SolverResult lr = lemke->solve(mixed ? elim.reduced : problem, zl);
+    result.iterations += lr.iterations;
+    result.regularization_level = lr.regularization_level;
+    const VecX z_lemke = mixed ? elim.expand(zl) : zl;
+    SolverResult lemke_res;
+    measure_residuals(problem, z_lemke, lemke_res);
+    const bool better = residual_norm(lemke_res) < residual_norm(best_res);
+    if (better) {
+      best = z_lemke;
+      best_res = lemke_res;
+    }
+    const std::string on = !mixed ? std::string()
+                           : " (on the Schur complement of the Free rows" +
+                                 (elim.dropped.empty() ? std::string()
+                                                       : ", " + std::to_string(elim.dropped.size()) +
+                                                             " dependent Free rows dropped") +
+                                 ")";
+    log += "; Lemke fall back used" + on +
+           ": " + std::string(to_string(lr.status)) + " after " + std::to_string(lr.iterations) +
+           " iterations, residual " + scientific(residual_norm(lemke_res)) +
+           (lr.message.empty() ? std::string() : " (" + lr.message + ")") + (better ? "" : "; the Newton point kept");
+    if (lr.status != SolverStatus::Solved) failure = lr.status;
+  } else {
+    log += "; Lemke fall back not used: " + (lemke ? elim.issue : std::string("no lemke solver"));
   }
-  const bool mixed = !elim.free.empty();
-  VecX zl = mixed ? elim.restrict_to_bounded(best) : best;
-  const SolverResult lr = lemke->solve(mixed ? elim.reduced : problem, zl);
-  result.iterations += lr.iterations;
-  result.regularization_level = lr.regularization_level;
-  const VecX z_lemke = mixed ? elim.expand(zl) : zl;
-  SolverResult lemke_res;
-  measure_residuals(problem, z_lemke, lemke_res);
-  const bool lemke_better = residual_norm(lemke_res) < residual_norm(best_res);
-  if (lemke_better) take(z_lemke, lemke_res);
-  else take(best, best_res);
-  const bool solved = result.complementarity <= s.threshold && result.feasibility <= s.threshold;
-  std::string lemke_log = "Lemke fall back used" + std::string(mixed ? " (on the Schur complement of the Free rows)" : "") +
-                          ": " + std::string(to_string(lr.status)) + " after " + std::to_string(lr.iterations) +
-                          " iterations, residual " + scientific(residual_norm(lemke_res)) +
-                          (lr.message.empty() ? std::string() : " (" + lr.message + ")");
-  if (!lemke_better) lemke_log += "; the Newton point kept";
-  SolverStatus status = SolverStatus::Solved;
-  if (!solved) status = lr.status == SolverStatus::Solved ? SolverStatus::NumericalFailure : lr.status;
-  return finish(status, "path: " + log + "; " + lemke_log);
+
+  // 5. restart: the monotone Newton method from z = 0 without the crash,
+  // unless Lemke certified infeasibility (the crash or the nonmonotone steps
+  // can lead into a stationary point of the merit that this run avoids)
+  if (!within() && failure != SolverStatus::Infeasible) {
+    NewtonSettings settings;
+    settings.max_iterations = options_.max_iterations > 0 ? options_.max_iterations : kDefaultMaxIterations;
+    settings.stall = kStall;
+    const NewtonRun run = nonsmooth_newton(s, VecX::Zero(n), settings);
+    result.iterations += run.iterations;
+    if (residual_norm(run.residuals) < residual_norm(best_res)) {
+      best = run.z;
+      best_res = run.residuals;
+    }
+    log += "; restart from z = 0: " + std::string(to_string(run.stop)) + " after " +
+           std::to_string(run.iterations) + " iterations, residual " + scientific(residual_norm(run.residuals));
+  }
+  take(best, best_res);
+  return finish(within() ? SolverStatus::Solved : failure, "path: " + log);
 }
 
 std::unique_ptr<LcpSolver> make_path_solver(const SolverOptions& options) {

@@ -10,8 +10,9 @@
 // architecture and replaces the path search by a nonsmooth Newton step:
 //   1. start: newton_detail::starting_point (the warm start, or z = 0);
 //      within the target already: Solved, 0 iterations.
-//   2. crash: at most kCrashSteps active-set steps. J = the Free rows and the
-//      rows with z_i > w_i (scaled as in nonsmooth_newton.hpp); z_J solves
+//   2. crash (PATH offers a projected Newton crash, option crash_method
+//      pnewton): at most kCrashSteps active-set steps. J = the Free rows and
+//      the rows with z_i > w_i (scaled as in nonsmooth_newton.hpp); z_J solves
 //      A_JJ z_J = -b_J, z = 0 off J, then z_J is projected onto z >= 0 on
 //      NonNegative rows. A step is kept while it lowers the Fischer-Burmeister
 //      merit; the crash ends when J repeats. From a warm start whose active
@@ -26,19 +27,29 @@
 //      (make_solver("lemke", options)) from the best point so far: Lemke's
 //      warm start first solves the active set of that point's support
 //      (lemke.hpp, step 2), then pivots if it must. With Free rows, Lemke runs
-//      on the Schur complement of the Free block (free_rows.hpp); when that
-//      block is singular there is no fall back.
-// Result: the point of least residual of 1.-4., Solved when its residuals
+//      on the Schur complement of the Free block (free_rows.hpp; dependent
+//      Free rows of redundant joints are dropped there).
+//   5. restart: when 4 does not end within the threshold either and Lemke
+//      did not certify infeasibility, the monotone Newton method of
+//      "fischer-newton" from z = 0, without the crash (PATH, too, restarts
+//      with other settings, among them no crash, when a run fails: its
+//      option "restart limit", default 3, GAMS/AIMMS PATH 4.x manuals): the
+//      crash or the nonmonotone steps can lead the first run to a stationary
+//      point of the merit that this one avoids (seen on small random
+//      non-copositive problems).
+// Result: the point of least residual of 1.-5., Solved when its residuals
 // (on the original problem) are within SolverOptions::tolerance (1 + |b|_inf).
 // Otherwise Lemke's status (RayTermination, Infeasible with Lemke's Farkas
 // certificate, MaxIterations, ...) or, without a fall back, MaxIterations at
 // the iteration limit and NumericalFailure when the Newton method stalled.
+// SolverOptions::max_iterations caps each phase on its own: the Newton
+// iterations of 3 and of 5, and Lemke's pivots (0: each its default).
 // Message: empty when the Newton method solved the problem alone; whenever
 // Lemke was used it says so and what Lemke gave, also when the problem was
 // solved (the one exception to "empty when Solved" of lcp.hpp); when Lemke
 // could not be used, it says why.
-// Iterations: crash steps + Newton iterations + Lemke's (pivots and active-set
-// exchanges). Deterministic: no randomness, Lemke with its default seed.
+// Iterations: crash steps + Newton iterations (3 and 5) + Lemke's (pivots and
+// active-set exchanges). Deterministic: no randomness, Lemke with its default seed.
 #pragma once
 
 #include "solvers/lcp.hpp"
