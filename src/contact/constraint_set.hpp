@@ -51,6 +51,18 @@ struct ConstraintSet {
   std::vector<ConstrainedContact> contacts;
   std::vector<ContactConstraint> constraints;
   void clear() { contacts.clear(); constraints.clear(); }
+  // Appends contact c and a U-constraint on it (friction on it when mu > 0);
+  // returns its index in `contacts`.
+  int add_unilateral(const Contact& c, double mu) {
+    const int index = static_cast<int>(contacts.size());
+    contacts.push_back(ConstrainedContact{c, mu});
+    ContactConstraint u;
+    u.kind = ConstraintKind::U;
+    u.contacts = {index};
+    if (mu > 0.0) u.friction = {index};
+    constraints.push_back(std::move(u));
+    return index;
+  }
   bool has_peg_constraints() const {  // any I- or X-constraint
     for (const ContactConstraint& k : constraints)
       if (k.kind != ConstraintKind::U) return true;

@@ -139,14 +139,7 @@ class CorrectiveModel final : public ContactModel {
     c.applicability = 1.0;
     c.primary = true;
 
-    const double mu = model.mu(model.bodies[a].material, model.bodies[b].material);  // C7
-    const int index = static_cast<int>(out.contacts.size());
-    out.contacts.push_back(ConstrainedContact{c, mu});
-    ContactConstraint u;
-    u.kind = ConstraintKind::U;
-    u.contacts = {index};
-    if (mu > 0.0) u.friction = {index};
-    out.constraints.push_back(std::move(u));
+    out.add_unilateral(c, model.mu(model.bodies[a].material, model.bodies[b].material));  // C7
   }
 
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;

@@ -80,6 +80,7 @@
 // thesis 4.1 (Fig. 4.4) says LNC permits.
 #include "contact/peg.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -113,7 +114,7 @@ bool within(double u) { return u >= -kOnSegment && u <= 1.0 + kOnSegment; }
 class Pair3d {
  public:
   Pair3d(const Model& model, const State& state, const std::vector<Contact>& contacts, PegWriter& writer)
-      : model_(model), state_(state), contacts_(contacts), writer_(writer), used_(contacts.size(), 0) {}
+      : model_(model), state_(state), contacts_(contacts), writer_(writer) {}
 
   void build(const std::vector<int>& pair) {
     std::map<VertexKey, std::vector<int>> groups;  // ordered: deterministic output
@@ -140,7 +141,7 @@ class Pair3d {
       for (const auto& [vertex, group] : groups) vertex_edge_configurations(vertex, group);  // step 2
     for (int i : edge_edge) {  // step 3, Algorithm 13, P4, P5
       if (!lines_meet_on_segments(contacts_[i], true)) continue;
-      if (!used_[i] && contacts_[i].applicability >= eps_theta) writer_.u(i);  // LNC: used_ stays empty
+      if (!used(i) && contacts_[i].applicability >= eps_theta) writer_.u(i);  // LNC: used_ stays empty
     }
   }
 
@@ -180,7 +181,7 @@ class Pair3d {
       const auto found = edge_pairs_.find({body_p, e_a, e_b});
       if (found == edge_pairs_.end()) continue;
       const int cee = found->second;
-      used_[static_cast<std::size_t>(cee)] = 1;
+      used_.push_back(cee);
       if (contacts_[cee].applicability < eps_theta) continue;
       // P5: a violated C(e_a, e_b) (or flipped copy) whose lines meet outside a segment is dropped
       const bool on_segments = lines_meet_on_segments(contacts_[cee], false);
@@ -233,7 +234,9 @@ class Pair3d {
   const State& state_;
   const std::vector<Contact>& contacts_;
   PegWriter& writer_;
-  std::vector<char> used_;  // edge-edge contacts used by an X-constraint (P4)
+  bool used(int contact) const { return std::find(used_.begin(), used_.end(), contact) != used_.end(); }
+
+  std::vector<int> used_;  // edge-edge contacts (input indices) used by an X-constraint (P4); few per pair
   std::map<EdgePairKey, int> edge_pairs_;
 };
 

@@ -21,14 +21,7 @@ class StandardModel final : public ContactModel {
     out.contacts.reserve(contacts.size());
     out.constraints.reserve(contacts.size());
     for (const Contact& c : contacts) {
-      const double mu = model.mu(model.bodies[c.body_a].material, model.bodies[c.body_b].material);
-      const int index = static_cast<int>(out.contacts.size());
-      out.contacts.push_back(ConstrainedContact{c, mu});
-      ContactConstraint u;
-      u.kind = ConstraintKind::U;
-      u.contacts = {index};
-      if (mu > 0.0) u.friction = {index};
-      out.constraints.push_back(std::move(u));
+      out.add_unilateral(c, model.mu(model.bodies[c.body_a].material, model.bodies[c.body_b].material));
     }
   }
 };

@@ -78,10 +78,7 @@ SolverResult LemkeSolver::solve(const LcpProblem& problem, VecX& z) {
   const solver_detail::Stopwatch clock;
   SolverResult result;
   auto finish = [&](SolverStatus status, std::string message) {
-    result.status = status;
-    result.message = status == SolverStatus::Solved ? std::string() : std::move(message);
-    result.seconds = clock.seconds();
-    return result;
+    return solver_detail::finish(result, clock, status, std::move(message));
   };
   auto accept = [&](const VecX& point, const SolverResult& residuals) {
     z = point;

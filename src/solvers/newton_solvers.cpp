@@ -14,10 +14,7 @@ SolverResult NewtonSolver::solve(const LcpProblem& problem, VecX& z) {
   const std::string who(name());
   SolverResult result;
   auto finish = [&](SolverStatus status, std::string message) {
-    result.status = status;
-    result.message = status == SolverStatus::Solved ? std::string() : std::move(message);
-    result.seconds = clock.seconds();
-    return result;
+    return solver_detail::finish(result, clock, status, std::move(message));
   };
   if (!solver_detail::check_problem(problem, who, result)) return finish(result.status, result.message);
   const int n = problem.size();

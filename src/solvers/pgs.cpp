@@ -308,10 +308,7 @@ SolverResult PgsSolver::solve(const LcpProblem& problem, VecX& z) {
   const solver_detail::Stopwatch clock;
   SolverResult result;
   auto finish = [&](SolverStatus status, std::string message) {
-    result.status = status;
-    result.message = status == SolverStatus::Solved ? std::string() : std::move(message);
-    result.seconds = clock.seconds();
-    return result;
+    return solver_detail::finish(result, clock, status, std::move(message));
   };
   // the velocity engine when the structure is usable, else the dense one
   Schedule& schedule = work_->schedule;

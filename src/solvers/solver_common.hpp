@@ -63,5 +63,14 @@ class Stopwatch {
   std::chrono::steady_clock::time_point start_;
 };
 
+// Closes a solve: sets the status, the message (cleared when Solved, as
+// SolverResult documents) and the time since `clock` started.
+inline SolverResult& finish(SolverResult& result, const Stopwatch& clock, SolverStatus status, std::string message) {
+  result.status = status;
+  result.message = status == SolverStatus::Solved ? std::string() : std::move(message);
+  result.seconds = clock.seconds();
+  return result;
+}
+
 }  // namespace solver_detail
 }  // namespace pegsim

@@ -5,6 +5,7 @@
 // on the 2D PEG scenes, solved again here by path and by Lemke from z = 0.
 // Solutions are checked from z and the data, to the solver threshold
 // tolerance (1 + |b|_inf) (newton_fixtures.hpp).
+#include "scene_runner.hpp"
 #include "io/scene.hpp"
 #include "sim/world.hpp"
 
@@ -50,7 +51,7 @@ struct Tally {
 // Steps `scene` with the PEG model and Lemke as the World's solver, and
 // solves every `every`-th step's LCP again with path and Lemke from z = 0.
 Tally solve_peg_problems(const std::string& scene, double h, int steps, int every) {
-  Scene s = load_scene_file(std::string(PEGSIM_SCENES_DIR) + "/" + scene + ".yaml");
+  Scene s = load_scene_file(test::scene_path(scene));
   s.model.options.model = ContactModelKind::Peg;
   s.model.options.h = h;
   World world(std::move(s.model), std::move(s.state));
