@@ -16,12 +16,6 @@
 namespace pegsim::cli::experiment {
 namespace {
 
-double bounding_radius(const Shape& shape) {
-  if (const auto* p = std::get_if<Polygon>(&shape)) return p->bounding_radius;
-  if (const auto* p = std::get_if<Polyhedron>(&shape)) return p->bounding_radius;
-  return 0.0;
-}
-
 // The hooks of one run: holds the parked bodies, releases them on schedule.
 class Pour {
  public:

@@ -19,11 +19,7 @@ Aabb empty_box() {
   return Aabb{Vec3::Constant(inf), Vec3::Constant(-inf)};
 }
 
-}  // namespace
-
-Aabb swept_box(const Shape& shape, const Pose& now, const Pose& predicted, double eps) {
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  Aabb box = empty_box();
+void grow_by_part(Aabb& box, const Shape& shape, const Pose& now, const Pose& predicted) {
   if (const auto* poly = std::get_if<Polyhedron>(&shape)) {
     for (const Pose* pose : {&now, &predicted}) {
       const Mat3 R = pose->orientation.toRotationMatrix();
@@ -32,9 +28,16 @@ Aabb swept_box(const Shape& shape, const Pose& now, const Pose& predicted, doubl
   } else if (const auto* polygon = std::get_if<Polygon>(&shape)) {
     for (const Pose* pose : {&now, &predicted})
       for (const Vec2& v : polygon->vertices) grow(box, lift(pose->to_world_2d(v)));
-  } else {
-    return Aabb{Vec3::Constant(-inf), Vec3::Constant(inf)};  // half-space: unbounded
   }
+}
+
+}  // namespace
+
+Aabb swept_box(const Shape& shape, const Pose& now, const Pose& predicted, double eps) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  if (is_half_space(shape)) return Aabb{Vec3::Constant(-inf), Vec3::Constant(inf)};  // unbounded
+  Aabb box = empty_box();
+  for (int i = 0; i < part_count(shape); ++i) grow_by_part(box, part_of(shape, i), now, predicted);
   box.lo.array() -= eps;
   box.hi.array() += eps;
   return box;

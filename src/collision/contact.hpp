@@ -28,6 +28,10 @@ struct Contact {
   FeatureKind kind = FeatureKind::VertexFace;
   int feature_a = -1;  // facet / edge index on A (VertexFace, VertexEdge: facet or edge; EdgeEdge: edge)
   int feature_b = -1;  // vertex / edge index on B
+  // Convex part of a compound body whose features these are (geometry/shape.hpp,
+  // thesis 4.5); 0 for a convex body. Features index into that part.
+  std::uint16_t part_a = 0;
+  std::uint16_t part_b = 0;
   Vec3 point_a = Vec3::Zero();  // world frame
   Vec3 point_b = Vec3::Zero();  // world frame, = point_a + gap * normal
   Vec3 normal = Vec3::UnitZ();  // unit, from A onto B

@@ -28,7 +28,9 @@
 //    one contact per overlapping pair. Its normal is the separating axis
 //    test's axis of least penetration (geometry/penetration.hpp), from A onto
 //    B, the direction in which the overlap is removed by the smallest
-//    translation; gap = minus that depth.
+//    translation; gap = minus that depth. A compound (non-convex) body is
+//    a union of convex parts (thesis 4.5): one contact per overlapping pair
+//    of parts, each with its parts in Contact::part_a / part_b.
 // C4 Where. The contact acts at the centroid m of the overlap region (the
 //    "area of overlap" of 5.2.3): point_a = m moved along the normal onto A's
 //    supporting plane (A's furthest extent along n), point_b = point_a +
@@ -56,12 +58,6 @@
 
 namespace pegsim {
 namespace {
-
-double bounding_radius(const Shape& s) {
-  if (const auto* p = std::get_if<Polyhedron>(&s)) return p->bounding_radius;
-  if (const auto* p = std::get_if<Polygon>(&s)) return p->bounding_radius;
-  return 0.0;
-}
 
 class CorrectiveModel final : public ContactModel {
  public:
@@ -118,6 +114,14 @@ class CorrectiveModel final : public ContactModel {
     if (is_half_space(model.bodies[j].shape)) std::swap(a, b);  // C5
     const Shape& sa = model.bodies[a].shape;
     const Shape& sb = model.bodies[b].shape;
+    for (int i = 0; i < part_count(sa); ++i)
+      for (int j = 0; j < part_count(sb); ++j) add_if_overlapping(model, state, a, i, b, j, out);
+  }
+
+  void add_if_overlapping(const Model& model, const State& state, std::uint32_t a, int part_a, std::uint32_t b,
+                          int part_b, ConstraintSet& out) const {
+    const Shape& sa = part_of(model.bodies[a].shape, part_a);
+    const Shape& sb = part_of(model.bodies[b].shape, part_b);
     const Pose& pa = state.bodies[a].pose;
     const Pose& pb = state.bodies[b].pose;
     const ShapeIntersection region = intersect_shapes(sa, pa, sb, pb);  // C2
@@ -131,6 +135,8 @@ class CorrectiveModel final : public ContactModel {
     c.kind = FeatureKind::Overlap;  // C6
     c.feature_a = -1;
     c.feature_b = -1;
+    c.part_a = static_cast<std::uint16_t>(part_a);
+    c.part_b = static_cast<std::uint16_t>(part_b);
     c.normal = axis.normal;
     c.gap = -axis.depth;
     const Vec3& m = region.centroid;  // C4

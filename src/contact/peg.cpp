@@ -16,11 +16,15 @@ class PegModel final : public ContactModel {
   void build(const Model& model, const State& state, const std::vector<Contact>& contacts,
              ConstraintSet& out) override {
     out.clear();
-    // contacts of one body pair, in order of first appearance (they arrive grouped)
+    // contacts of one body pair, in order of first appearance (they arrive
+    // grouped); for compound bodies, of one pair of convex parts (thesis 4.5:
+    // PEG applies to each pair of parts independently)
     pairs_.clear();
     pair_of_.clear();
     for (std::size_t i = 0; i < contacts.size(); ++i) {
-      const auto key = std::minmax(contacts[i].body_a, contacts[i].body_b);
+      const Contact& c = contacts[i];
+      const PartKey a{c.body_a, c.part_a}, b{c.body_b, c.part_b};
+      const std::pair<PartKey, PartKey> key = a < b ? std::pair(a, b) : std::pair(b, a);
       const auto [it, added] = pair_of_.try_emplace(key, static_cast<int>(pairs_.size()));
       if (added) pairs_.emplace_back();
       pairs_[static_cast<std::size_t>(it->second)].push_back(static_cast<int>(i));
@@ -36,7 +40,8 @@ class PegModel final : public ContactModel {
  private:
   PegVariant variant_;
   std::vector<std::vector<int>> pairs_;
-  std::map<std::pair<std::uint32_t, std::uint32_t>, int> pair_of_;
+  using PartKey = std::pair<std::uint32_t, int>;  // (body, part)
+  std::map<std::pair<PartKey, PartKey>, int> pair_of_;
 };
 
 }  // namespace

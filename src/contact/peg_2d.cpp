@@ -108,8 +108,10 @@ namespace {
 
 using VertexKey = std::pair<std::uint32_t, int>;  // (body owning the vertex, vertex index)
 
-const Polygon* polygon_of(const Model& model, std::uint32_t body) {
-  return std::get_if<Polygon>(&model.bodies[body].shape);
+// The polygon of a body's part (a compound body is a union of convex parts,
+// thesis 4.5; a body pair's contacts all come from one pair of parts).
+const Polygon* polygon_of(const Model& model, std::uint32_t body, int part) {
+  return std::get_if<Polygon>(&part_of(model.bodies[body].shape, part));
 }
 
 // The contact of a vertex group against edge `edge` of the other body, or -1.
@@ -130,12 +132,12 @@ void find_vertex_vertex(const Model& model, const std::vector<Contact>& contacts
                         const std::map<VertexKey, std::vector<int>>& groups, std::vector<VertexVertex>& out) {
   std::set<std::pair<VertexKey, VertexKey>> seen;
   for (const auto& [key_a, group_a] : groups) {
-    const Polygon* pa = polygon_of(model, key_a.first);
+    const Polygon* pa = polygon_of(model, key_a.first, contacts[group_a.front()].part_b);
     if (!pa) continue;
     const int va = key_a.second;
     for (int i : group_a) {
       const std::uint32_t body_b = contacts[i].body_a;  // the edge's owner
-      const Polygon* pb = polygon_of(model, body_b);
+      const Polygon* pb = polygon_of(model, body_b, contacts[i].part_a);
       if (!pb) continue;
       const int edge = contacts[i].feature_a;
       for (int vb : {edge, pb->next(edge)}) {
@@ -154,7 +156,7 @@ void find_vertex_vertex(const Model& model, const std::vector<Contact>& contacts
 
 // D7: the vertex of vertex-edge contact c projects onto the edge's segment.
 bool projects_on_edge(const Model& model, const State& state, const Contact& c) {
-  const Polygon* polygon = polygon_of(model, c.body_a);
+  const Polygon* polygon = polygon_of(model, c.body_a, c.part_a);
   if (!polygon) return true;
   const Pose& pose = state.bodies[c.body_a].pose;
   const Vec2 p = pose.to_world_2d(polygon->vertices[static_cast<std::size_t>(c.feature_a)]);

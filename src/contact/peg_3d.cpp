@@ -82,6 +82,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <array>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -92,10 +93,6 @@ namespace {
 
 using VertexKey = std::pair<std::uint32_t, int>;      // (body owning the vertex, vertex index)
 using EdgePairKey = std::tuple<std::uint32_t, int, int>;  // (body of edge 1, edge 1, edge 2 of the other body)
-
-const Polyhedron* polyhedron_of(const Model& model, std::uint32_t body) {
-  return std::get_if<Polyhedron>(&model.bodies[body].shape);
-}
 
 // Parameters (s, t) of the closest approach of the lines p1 + s d1 and
 // p2 + t d2 (not parallel: the narrowphase skips parallel edges).
@@ -117,6 +114,10 @@ class Pair3d {
       : model_(model), state_(state), contacts_(contacts), writer_(writer) {}
 
   void build(const std::vector<int>& pair) {
+    if (pair.empty()) return;
+    const Contact& first = contacts_[pair.front()];  // all of one pair of parts (thesis 4.5)
+    part_body_ = {first.body_a, first.body_b};
+    part_ = {first.part_a, first.part_b};
     std::map<VertexKey, std::vector<int>> groups;  // ordered: deterministic output
     std::vector<int> edge_edge;
     for (int i : pair) {
@@ -149,8 +150,8 @@ class Pair3d {
   // P2: every edge of the other body both of whose facets v has contacts with.
   void vertex_edge_configurations(const VertexKey& vertex, const std::vector<int>& group) {
     const std::uint32_t body_q = contacts_[group[0]].body_a;  // the facets' owner
-    const Polyhedron* q = polyhedron_of(model_, body_q);
-    if (!q || !polyhedron_of(model_, vertex.first)) return;
+    const Polyhedron* q = polyhedron(body_q);
+    if (!q || !polyhedron(vertex.first)) return;
     std::map<int, int> facet_contact;  // facet of q -> input contact
     for (int i : group) facet_contact.emplace(contacts_[i].feature_a, i);
     for (const auto& [facet, c1] : facet_contact) {
@@ -167,8 +168,8 @@ class Pair3d {
   // c2 = C(v_a, f_b2) (input indices). P3.
   void x_constraints(const VertexKey& vertex, std::uint32_t body_q, int e_b, int c1, int c2) {
     const auto [body_p, v_a] = vertex;
-    const Polyhedron& p = *polyhedron_of(model_, body_p);
-    const Polyhedron& q = *polyhedron_of(model_, body_q);
+    const Polyhedron& p = *polyhedron(body_p);
+    const Polyhedron& q = *polyhedron(body_q);
     const Pose& pose_p = state_.bodies[body_p].pose;
     const Pose& pose_q = state_.bodies[body_q].pose;
     const PolyEdge& eb = q.edges[static_cast<std::size_t>(e_b)];
@@ -212,7 +213,7 @@ class Pair3d {
 
   // World end points of edge e of body b (tail, head).
   std::pair<Vec3, Vec3> edge_points(std::uint32_t b, int e) const {
-    const Polyhedron& p = *polyhedron_of(model_, b);
+    const Polyhedron& p = *polyhedron(b);
     const PolyEdge& edge = p.edges[static_cast<std::size_t>(e)];
     const Pose& pose = state_.bodies[b].pose;
     return {pose.to_world(p.vertices[static_cast<std::size_t>(edge.tail)]),
@@ -230,8 +231,16 @@ class Pair3d {
     return within(s) && within(t);
   }
 
+  // The polyhedron of body b in this pair: its part, for a compound body.
+  const Polyhedron* polyhedron(std::uint32_t b) const {
+    const int part = b == part_body_[0] ? part_[0] : part_[1];
+    return std::get_if<Polyhedron>(&part_of(model_.bodies[b].shape, part));
+  }
+
   const Model& model_;
   const State& state_;
+  std::array<std::uint32_t, 2> part_body_{};
+  std::array<int, 2> part_{};
   const std::vector<Contact>& contacts_;
   PegWriter& writer_;
   bool used(int contact) const { return std::find(used_.begin(), used_.end(), contact) != used_.end(); }

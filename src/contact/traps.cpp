@@ -14,10 +14,12 @@ bool is_vertex_facet(FeatureKind kind) {
 
 struct VertexContact {
   std::uint32_t vertex_body = 0;  // body_b: owns the vertex
+  int vertex_part = 0;            // part_b (compound bodies, thesis 4.5)
   int vertex = -1;                // feature_b
   std::uint32_t facet_body = 0;   // body_a: owns the facets
+  int facet_part = 0;             // part_a
   double gap = 0.0;
-  auto key() const { return std::tie(vertex_body, vertex, facet_body); }
+  auto key() const { return std::tie(vertex_body, vertex_part, vertex, facet_body, facet_part); }
 };
 
 }  // namespace
@@ -26,7 +28,7 @@ int count_standard_model_traps(const std::vector<Contact>& contacts, double eps_
   std::vector<VertexContact> vc;
   vc.reserve(contacts.size());
   for (const Contact& c : contacts)
-    if (is_vertex_facet(c.kind)) vc.push_back({c.body_b, c.feature_b, c.body_a, c.gap});
+    if (is_vertex_facet(c.kind)) vc.push_back({c.body_b, c.part_b, c.feature_b, c.body_a, c.part_a, c.gap});
   std::sort(vc.begin(), vc.end(), [](const VertexContact& a, const VertexContact& b) { return a.key() < b.key(); });
 
   // one pass over the groups of equal (vertex body, vertex, facet body)

@@ -66,15 +66,7 @@ ShapeIntersection half_space(const HalfSpace& h, const Pose& ph, const Shape& ot
   return {};
 }
 
-double bounding_radius(const Shape& s) {
-  if (const auto* p = std::get_if<Polyhedron>(&s)) return p->bounding_radius;
-  if (const auto* p = std::get_if<Polygon>(&s)) return p->bounding_radius;
-  return 0.0;
-}
-
-}  // namespace
-
-ShapeIntersection intersect_shapes(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb) {
+ShapeIntersection convex(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb) {
   if (const auto* h = std::get_if<HalfSpace>(&a)) return half_space(*h, pa, b, pb);
   if (const auto* h = std::get_if<HalfSpace>(&b)) return half_space(*h, pb, a, pa);
   const double reach = bounding_radius(a) + bounding_radius(b);
@@ -84,6 +76,22 @@ ShapeIntersection intersect_shapes(const Shape& a, const Pose& pa, const Shape& 
   if (const auto* x = std::get_if<Polygon>(&a))
     if (const auto* y = std::get_if<Polygon>(&b)) return polygons(*x, pa, *y, pb);
   return {};
+}
+
+}  // namespace
+
+ShapeIntersection intersect_shapes(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb) {
+  if (!is_compound(a) && !is_compound(b)) return convex(a, pa, b, pb);
+  ShapeIntersection sum;
+  Vec3 moment = Vec3::Zero();
+  for (int i = 0; i < part_count(a); ++i)
+    for (int j = 0; j < part_count(b); ++j) {
+      const ShapeIntersection r = convex(part_of(a, i), pa, part_of(b, j), pb);
+      sum.measure += r.measure;
+      moment += r.measure * r.centroid;
+    }
+  if (sum.measure > 0.0) sum.centroid = moment / sum.measure;
+  return sum;
 }
 
 }  // namespace pegsim

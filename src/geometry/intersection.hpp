@@ -9,6 +9,10 @@
 // Shapes that cannot touch (two half-spaces, a polygon with a polyhedron, a
 // half-space whose normal leaves the z = 0 plane with a polygon) and shapes
 // whose bounding circles/spheres are apart give measure 0.
+// A compound shape (geometry/shape.hpp) is measured as the sum over pairs of
+// convex parts: an upper bound of the union's overlap (a region where two
+// overlapping parts of one body both meet the other body counts twice), exact
+// when no such region exists, and 0 exactly when no parts overlap.
 #pragma once
 
 #include "geometry/shape.hpp"

@@ -18,6 +18,9 @@ struct MassProperties {
 MassProperties mass_properties(const Polyhedron& p, double density);
 // Lamina of uniform areal density (kg/m^2), inertia about z.
 MassProperties mass_properties(const Polygon& p, double density);
+// Union of a compound's overlapping convex parts (inclusion-exclusion, compound.cpp).
+struct Compound;
+MassProperties mass_properties(const Compound& c, double density);
 
 double volume(const Polyhedron& p);
 double area(const Polygon& p);

@@ -102,9 +102,7 @@ PenetrationAxis axis_against_half_space(const HalfSpace& h, const Pose& ph, cons
   return {};
 }
 
-}  // namespace
-
-PenetrationAxis penetration_axis(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb) {
+PenetrationAxis convex_axis(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb) {
   if (const auto* h = std::get_if<HalfSpace>(&a)) return axis_against_half_space(*h, pa, b, pb);
   if (const auto* h = std::get_if<HalfSpace>(&b)) {
     PenetrationAxis r = axis_against_half_space(*h, pb, a, pa);  // computed with the half-space as A
@@ -119,6 +117,19 @@ PenetrationAxis penetration_axis(const Shape& a, const Pose& pa, const Shape& b,
   if (const auto* x = std::get_if<Polygon>(&a))
     if (const auto* y = std::get_if<Polygon>(&b)) return axis(*x, pa, *y, pb);
   return {};
+}
+
+}  // namespace
+
+PenetrationAxis penetration_axis(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb) {
+  if (!is_compound(a) && !is_compound(b)) return convex_axis(a, pa, b, pb);
+  PenetrationAxis deepest;
+  for (int i = 0; i < part_count(a); ++i)
+    for (int j = 0; j < part_count(b); ++j) {
+      const PenetrationAxis r = convex_axis(part_of(a, i), pa, part_of(b, j), pb);
+      if (r.depth > deepest.depth) deepest = r;
+    }
+  return deepest;
 }
 
 double penetration_depth(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb) {

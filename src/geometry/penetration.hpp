@@ -5,7 +5,10 @@
 // of the two shapes' projections over the candidate axes: every facet normal
 // of either body and every cross product of an edge of one with an edge of the
 // other (3D), every edge normal of either polygon (2D). A half-space's depth
-// is how far the deepest vertex is below its plane.
+// is how far the deepest vertex is below its plane. A compound (non-convex)
+// shape is measured per pair of convex parts and the deepest pair is kept:
+// the overlap of the deepest part, not the minimum translation of the whole
+// union (which can be larger); 0 overlap is still exactly "no part overlaps".
 #pragma once
 
 #include "geometry/shape.hpp"

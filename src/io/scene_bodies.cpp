@@ -38,8 +38,9 @@ Shape resolve_shape(const Field& f, const ShapeLibrary& shapes, Dimension dimens
 MassProperties mass_of(const Field& shape_field, const Shape& shape, double density) {
   MassProperties mp;
   try {
-    mp = is_polyhedron(shape) ? mass_properties(std::get<Polyhedron>(shape), density)
-                              : mass_properties(std::get<Polygon>(shape), density);
+    if (const auto* c = std::get_if<Compound>(&shape)) mp = mass_properties(*c, density);
+    else mp = is_polyhedron(shape) ? mass_properties(std::get<Polyhedron>(shape), density)
+                                   : mass_properties(std::get<Polygon>(shape), density);
   } catch (const std::exception& e) {
     shape_field.fail(std::string("cannot compute mass properties: ") + e.what());
   }
@@ -51,6 +52,7 @@ MassProperties mass_of(const Field& shape_field, const Shape& shape, double dens
 void move_origin_to(Shape& shape, const Vec3& centroid) {
   if (auto* p = std::get_if<Polyhedron>(&shape)) p->translate(centroid);
   if (auto* p = std::get_if<Polygon>(&shape)) p->translate(Vec2(centroid.x(), centroid.y()));
+  if (auto* c = std::get_if<Compound>(&shape)) c->translate(centroid);
 }
 
 Vec3 point_or_vector(const Field& f, bool planar) { return planar ? lift(f.vec2()) : f.vec3(); }

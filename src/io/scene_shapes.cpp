@@ -86,8 +86,31 @@ Shape polyhedron_with_faces(const Field& f) {
   return checked(f, "polyhedron", [&] { return Shape(polyhedron_from_faces(vertices, faces)); });
 }
 
+// {compound: [{part: SHAPE, offset: [x, y(, z)]}, ...]}: a non-convex body as a
+// union of overlapping convex parts (thesis 4.5); each part is any convex
+// shape map, moved by its offset (default 0) into the compound's frame.
+Shape compound(const Field& f, Dimension dimension) {
+  const bool planar = dimension == Dimension::Planar;
+  std::vector<Shape> parts;
+  for (const Field& item : f.items()) {
+    item.expect_keys({"part", "offset"});
+    const Field spec = item.require("part");
+    Shape part = parse_shape(spec, dimension);
+    if (is_half_space(part) || is_compound(part))
+      spec.fail("a compound's part must be a convex polygon or polyhedron");
+    if (const Field offset = item["offset"]; offset.present()) {
+      const Vec3 d = planar ? lift(offset.vec2()) : offset.vec3();
+      if (auto* p = std::get_if<Polyhedron>(&part)) p->translate(-d);
+      if (auto* p = std::get_if<Polygon>(&part)) p->translate(Vec2(-d.x(), -d.y()));
+    }
+    parts.push_back(std::move(part));
+  }
+  return checked(f, "compound", [&] { return Shape(make_compound(std::move(parts))); });
+}
+
 Shape build(std::string_view kind, const Field& f, Dimension dimension) {
   const bool planar = dimension == Dimension::Planar;
+  if (kind == "compound") return compound(f, dimension);
   // solids
   if (kind == "box")
     return checked(f, "box", [&] { return Shape(make_box(positive_vec3(f))); });
@@ -134,7 +157,7 @@ struct Kind {
   std::string_view name;
   Dims dims;
 };
-constexpr std::array<Kind, 14> kKinds = {{
+constexpr std::array<Kind, 15> kKinds = {{
     {"box", Dims::Spatial},          {"cube", Dims::Spatial},
     {"tetrahedron", Dims::Spatial},  {"octahedron", Dims::Spatial},
     {"dodecahedron", Dims::Spatial}, {"icosahedron", Dims::Spatial},
@@ -142,6 +165,7 @@ constexpr std::array<Kind, 14> kKinds = {{
     {"polygon", Dims::Planar},       {"rectangle", Dims::Planar},
     {"regular_polygon", Dims::Planar}, {"half_plane", Dims::Planar},
     {"hull", Dims::Both},            {"half_space", Dims::Both},
+    {"compound", Dims::Both},
 }};
 
 std::string kinds_of(Dims dims) {
@@ -157,6 +181,7 @@ std::string kinds_of(Dims dims) {
 const char* shape_kind_name(const Shape& shape) {
   if (is_polyhedron(shape)) return "polyhedron";
   if (is_polygon(shape)) return "polygon";
+  if (is_compound(shape)) return "compound";
   return "half_space";
 }
 

@@ -27,12 +27,6 @@ class StageTimer {
   Clock::time_point start_;
 };
 
-double bounding_radius(const Shape& shape) {
-  if (const auto* p = std::get_if<Polyhedron>(&shape)) return p->bounding_radius;
-  if (const auto* p = std::get_if<Polygon>(&shape)) return p->bounding_radius;
-  return 0.0;
-}
-
 SolverOptions solver_options(const SimOptions& o) {
   SolverOptions s;
   s.tolerance = o.solver_tolerance;
@@ -299,7 +293,7 @@ void World::warm_start(VecX& z) const {
   z.setZero(problem_.lcp.size());
   for (std::size_t c = 0; c < constraints_.contacts.size(); ++c) {
     const Contact& k = constraints_.contacts[c].contact;
-    auto it = previous_impulses_.find({k.body_a, k.body_b, static_cast<int>(k.kind), k.feature_a, k.feature_b});
+    auto it = previous_impulses_.find(feature_key(k));
     if (it == previous_impulses_.end() || problem_.normal_var[c] < 0) continue;
     const std::vector<double>& p = it->second;
     z(problem_.normal_var[c]) = p[0];
@@ -322,7 +316,7 @@ void World::remember_solution(const VecX& z) {
       for (int d = 0; d < problem_.friction_directions; ++d) p.push_back(z(f + d));
       p.push_back(z(problem_.slip_var[c]));
     }
-    previous_impulses_[{k.body_a, k.body_b, static_cast<int>(k.kind), k.feature_a, k.feature_b}] = std::move(p);
+    previous_impulses_[feature_key(k)] = std::move(p);
   }
 }
 

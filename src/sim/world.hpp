@@ -75,7 +75,11 @@ class World {
   StepReport report_;
 
   // warm start: last step's impulses keyed by the contact's features
-  using FeatureKey = std::tuple<std::uint32_t, std::uint32_t, int, int, int>;
+  // (body A, body B, kind, feature A, feature B, part A, part B)
+  using FeatureKey = std::tuple<std::uint32_t, std::uint32_t, int, int, int, int, int>;
+  static FeatureKey feature_key(const Contact& c) {
+    return {c.body_a, c.body_b, static_cast<int>(c.kind), c.feature_a, c.feature_b, c.part_a, c.part_b};
+  }
   std::map<FeatureKey, std::vector<double>> previous_impulses_;
 };
 
