@@ -105,7 +105,7 @@ SolverResult World::solve_island(const ConstraintSet& set, const StepProblem& pr
   out.problem_size = lcp.size();
   out.attempts.clear();
   out.recovered = false;
-  SolverResult result;
+  SolverResult result, measured;
   VecX best;
   double best_residual = std::numeric_limits<double>::infinity();
   for (std::size_t k = 0; k < solvers_.size(); ++k) {
@@ -114,8 +114,8 @@ SolverResult World::solve_island(const ConstraintSet& set, const StepProblem& pr
     SolveAttempt attempt;
     attempt.solver = static_cast<int>(k);
     attempt.status = result.status;
-    SolverResult measured;
-    if (z.size() == lcp.size()) measure_residuals(lcp, z, measured);
+    measured = SolverResult{};
+    if (z.size() == lcp.size()) measure_residuals(lcp, z, measured);  // one dense A z: the certificate's cost
     else measured.complementarity = std::numeric_limits<double>::infinity();
     attempt.residual = solver_detail::residual_norm(measured);
     attempt.cone_violation = z.size() == lcp.size() && z.allFinite() ? cone_violation(problem, z, set)
@@ -132,20 +132,25 @@ SolverResult World::solve_island(const ConstraintSet& set, const StepProblem& pr
   }
   out.escalations = static_cast<int>(out.attempts.size()) - 1;
   out.certified = out.attempts.back().accepted;
+  out.cone_violation = out.attempts.back().cone_violation;
+  bool changed = false;  // z no longer the last attempt's: measure again
   if (!out.certified && recover_without_stabilization(set, problem, z)) {
     out.recovered = true;
+    changed = true;
     result.message += "; recovered by solving without penetration correction";
   }
   if (z.size() != lcp.size() || !z.allFinite()) {  // never integrate a NaN: drop the impulses, report the failure
     z.setZero(lcp.size());
+    changed = true;
     result.status = SolverStatus::NumericalFailure;
     result.message = "solver returned non-finite impulses; contact impulses dropped";
   }
-  SolverResult measured;
-  measure_residuals(lcp, z, measured);
+  if (changed) {
+    measure_residuals(lcp, z, measured);
+    out.cone_violation = cone_violation(problem, z, set);
+  }
   out.complementarity = measured.complementarity;
   out.feasibility = measured.feasibility;
-  out.cone_violation = cone_violation(problem, z, set);
   return result;
 }
 
