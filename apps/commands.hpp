@@ -12,6 +12,7 @@ struct RunArgs {
   double h = -1.0;        // time step override
   std::string model;      // contact model override
   std::string solver;     // solver override
+  std::string solver_chain;  // comma-separated fallback chain override (sim/certification.hpp)
   std::string record;     // HDF5 recording path
   int record_every = 1;
   bool quiet = false;

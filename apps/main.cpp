@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--h", run.h, "time step (s)");
   run_cmd->add_option("--model", run.model, "contact model: standard|peg|lnc|corrective");
   run_cmd->add_option("--solver", run.solver, "complementarity solver: lemke|pgs|path|fischer-newton|minmap-newton");
+  run_cmd->add_option("--solver-chain", run.solver_chain,
+                      "fallback chain, e.g. pgs,path,lemke: a solve that misses its tolerance goes to the next");
   run_cmd->add_option("--record", run.record, "write an HDF5 recording to FILE");
   run_cmd->add_option("--record-every", run.record_every, "record one step in N")->check(CLI::PositiveNumber);
   run_cmd->add_flag("--quiet", run.quiet, "print only the summary");

@@ -3,15 +3,18 @@
 
 #include "io/recording.hpp"
 #include "io/scene.hpp"
+#include "sim/certification.hpp"
 #include "sim/statistics.hpp"
 #include "sim/world.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
 #include <unistd.h>
+#include <vector>
 
 namespace pegsim::cli {
 namespace {
@@ -56,6 +59,17 @@ int run_command(const RunArgs& args) {
     world.set_contact_model(kind);
   }
   if (!args.solver.empty()) world.set_solver(args.solver);
+  if (!args.solver_chain.empty()) {
+    if (!args.solver.empty()) throw std::invalid_argument("give --solver or --solver-chain, not both");
+    std::vector<std::string> chain;
+    std::size_t start = 0;
+    while (start <= args.solver_chain.size()) {
+      const std::size_t comma = std::min(args.solver_chain.find(',', start), args.solver_chain.size());
+      chain.push_back(args.solver_chain.substr(start, comma - start));
+      start = comma + 1;
+    }
+    world.set_solver_chain(chain);
+  }
 
   const SimOptions& o = world.model().options;
   const double duration = args.time >= 0.0 ? args.time : o.duration;
@@ -63,34 +77,31 @@ int run_command(const RunArgs& args) {
 
   RunStatistics stats(world.model(), world.state());
   world.add_observer(&stats);
+  CertificationLog certification(stderr);  // escalations, failures, penetration: first 10 warnings printed
+  world.add_observer(&certification);
   std::unique_ptr<Recorder> recorder;
   if (!args.record.empty()) {
     recorder = std::make_unique<Recorder>(args.record, world.model(), world.state(), args.record_every, scene_text);
     world.add_observer(recorder.get());
   }
   if (!args.quiet)
-    std::printf("pegsim run: %s (%s), %zu bodies, %s model, %s solver, h = %g s, %ld steps\n",
+    std::printf("pegsim run: %s (%s), %zu bodies, %s model, solver %s, h = %g s, %ld steps\n",
                 scene.name.c_str(), scene.source.c_str(), world.model().bodies.size(),
-                std::string(to_string(o.model)).c_str(), o.solver.c_str(), o.h, steps);
+                std::string(to_string(o.model)).c_str(), chain_text(o.solver_chain).c_str(), o.h, steps);
 
-  long warned = 0;
   const auto start = std::chrono::steady_clock::now();
   {
     ProgressBar bar(steps);
     for (long i = 0; i < steps; ++i) {
-      const StepReport& r = world.step();
-      if (r.solver_failures > 0 && warned < 10) {
-        ++warned;
-        std::fprintf(stderr, "\nwarning: step %ld (t = %.6g s): solver %s: %s (%s)%s\n", r.step, r.time,
-                     o.solver.c_str(), std::string(to_string(r.solver.status)).c_str(), r.solver.message.c_str(),
-                     warned == 10 ? "; further warnings suppressed, see the summary's failure count" : "");
-      }
+      world.step();
       bar.update(i + 1);
     }
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (recorder) recorder->close();
   std::printf("%s", stats.summary(wall).c_str());
+  if (certification.suppressed() > 0)
+    std::printf("warnings              %ld (%ld not printed)\n", certification.warnings(), certification.suppressed());
   if (!args.record.empty()) std::printf("recording             %s\n", args.record.c_str());
   return 0;
 }

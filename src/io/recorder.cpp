@@ -90,11 +90,15 @@ void write_model(const Writer& w, hid_t file, const Model& model, int every, con
   w.attribute(g, "gravity", std::vector<double>{o.gravity.x(), o.gravity.y(), o.gravity.z()});
   w.attribute(g, "solver_tolerance", o.solver_tolerance);
   w.attribute(g, "solver_max_iterations", std::int32_t{o.solver_max_iterations});
+  w.attribute(g, "max_cone_violation", o.max_cone_violation);
+  w.attribute(g, "max_penetration", o.max_penetration);
+  w.attribute(g, "islands", std::int32_t{o.islands});
   w.attribute(g, "record_every", std::int32_t{every});
 
   std::vector<std::string> materials;
   for (const Material& m : model.materials) materials.push_back(m.name);
   w.strings(g, "materials", materials);
+  w.strings(g, "solver_chain", o.solver_chain.empty() ? std::vector<std::string>{o.solver} : o.solver_chain);
   const hsize_t nm = materials.size();
   w.dataset(g, "friction", {nm, nm}, model.friction);
   if (!scene.empty()) w.string_scalar(g, "scene", scene);
@@ -129,7 +133,8 @@ void write_bodies(const Writer& w, hid_t file, const Model& model) {
 struct Recorder::Impl {
   Impl(const std::string& path, const Model& model, int every, bool timings)
       : writer(path), file(writer.create_file()), every(every),
-        planar(model.options.dimension == Dimension::Planar), nb(model.bodies.size()) {
+        planar(model.options.dimension == Dimension::Planar), nb(model.bodies.size()),
+        chain(std::max<std::size_t>(model.options.solver_chain.size(), 1)) {
     const hid_t f = file.get();
     steps_group = writer.create_group(f, "steps");
     contacts_group = writer.create_group(f, "contacts");
@@ -157,6 +162,12 @@ struct Recorder::Impl {
     complementarity = col(s, "complementarity", {}, double{});
     feasibility = col(s, "feasibility", {}, double{});
     max_penetration = col(s, "max_penetration", {}, double{});
+    islands = col(s, "islands", {}, std::int32_t{});
+    escalations = col(s, "escalations", {}, std::int32_t{});
+    solved_by = col(s, "solved_by", {hsize_t{chain}}, std::int32_t{});
+    certified_residual = col(s, "certified_residual", {}, double{});
+    cone_violation = col(s, "cone_violation", {}, double{});
+    penetration_exceeded = col(s, "penetration_exceeded", {}, std::uint8_t{});
     if (timings) stage_seconds = col(s, "stage_seconds", {hsize_t{kStages}}, double{});
 
     step_offset = col(c, "step_offset", {}, std::int64_t{});
@@ -197,11 +208,13 @@ struct Recorder::Impl {
   int every;
   bool planar;
   std::size_t nb;
+  std::size_t chain;  // solvers in the chain: /steps/solved_by's width
   std::int64_t contact_total = 0;
   bool closed = false;
   std::optional<Column> step, time, position, orientation, linear_velocity, angular_velocity, pose2d,
       contact_count, contacts_found, constraints, traps, solver_status, solver_iterations, solver_calls, solver_failures, solver_recoveries,
-      problem_size, complementarity, feasibility, max_penetration, stage_seconds;
+      problem_size, complementarity, feasibility, max_penetration, islands, escalations, solved_by,
+      certified_residual, cone_violation, penetration_exceeded, stage_seconds;
   std::optional<Column> step_offset, body_a, body_b, kind, primary, feature_a, feature_b, point_a,
       point_b, normal, gap, applicability, normal_impulse, friction_impulse;
   std::vector<double> scratch;
@@ -210,7 +223,8 @@ struct Recorder::Impl {
 std::vector<std::optional<Column>*> Recorder::Impl::columns() {
   return {&step, &time, &position, &orientation, &linear_velocity, &angular_velocity, &pose2d,
           &contact_count, &contacts_found, &constraints, &traps, &solver_status, &solver_iterations, &solver_calls, &solver_failures, &solver_recoveries,
-          &problem_size, &complementarity, &feasibility, &max_penetration, &stage_seconds,
+          &problem_size, &complementarity, &feasibility, &max_penetration, &islands, &escalations, &solved_by,
+          &certified_residual, &cone_violation, &penetration_exceeded, &stage_seconds,
           &step_offset, &body_a, &body_b, &kind, &primary, &feature_a, &feature_b, &point_a,
           &point_b, &normal, &gap, &applicability, &normal_impulse, &friction_impulse};
 }
@@ -279,6 +293,14 @@ void Recorder::Impl::record(const State& state, const StepReport* report) {
   complementarity->append_value(r.solver.complementarity);
   feasibility->append_value(r.solver.feasibility);
   max_penetration->append_value(r.max_penetration);
+  islands->append_value(static_cast<std::int32_t>(r.islands.size()));
+  escalations->append_value(std::int32_t{r.escalations});
+  std::vector<std::int32_t> by(chain, 0);
+  for (std::size_t k = 0; k < r.solved_by.size() && k < chain; ++k) by[k] = r.solved_by[k];
+  solved_by->append(by.data());
+  certified_residual->append_value(r.complementarity);
+  cone_violation->append_value(r.cone_violation);
+  penetration_exceeded->append_value(std::uint8_t{r.penetration_exceeded});
   if (stage_seconds) stage_seconds->append(r.profile.seconds.data());
 }
 

@@ -60,6 +60,11 @@ struct RecordedStep {
   SolverStatus solver_status = SolverStatus::Solved;
   int solver_iterations = 0, solver_calls = 0, solver_failures = 0, solver_recoveries = 0, problem_size = 0;
   double complementarity = 0.0, feasibility = 0.0, max_penetration = 0.0;
+  // certification (format version >= 3; zero before)
+  int islands = 0, escalations = 0;
+  std::vector<int> solved_by;  // per solver of Recording::solver_chain
+  double certified_residual = 0.0, cone_violation = 0.0;
+  bool penetration_exceeded = false;
   std::vector<double> stage_seconds;  // per Stage; empty when the recording has no timings
 };
 
@@ -73,6 +78,7 @@ struct Recording {
   double h = 0.0;
   int every = 1;
   std::string model, formulation, solver;  // option names as in scene files
+  std::vector<std::string> solver_chain;    // version < 3: {solver}
   std::string scene_text;                   // empty when none was stored
   std::vector<RecordedStep> steps;  // steps[0] is the initial state
 };

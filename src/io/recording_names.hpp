@@ -23,6 +23,10 @@ inline std::string formulation(FormulationKind k) { return kFormulations[static_
 inline constexpr const char* kFormat = "pegsim-recording";
 // 2: /steps/contacts_found, /steps/constraints, /steps/traps (a version-1 file
 // reads with those zero)
-inline constexpr int kFormatVersion = 2;
+// 3: /steps/islands, /steps/escalations, /steps/solved_by, /steps/certified_residual,
+// /steps/cone_violation, /steps/penetration_exceeded and /model's solver_chain,
+// max_cone_violation, max_penetration, islands (a version-1 or -2 file reads
+// with those zero, its chain being its solver)
+inline constexpr int kFormatVersion = 3;
 
 }  // namespace pegsim::recording_names

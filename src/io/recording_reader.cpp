@@ -31,6 +31,9 @@ void read_model(const h5::Reader& r, Recording& out) {
   out.model = r.string_attribute("/model", "model");
   out.formulation = r.string_attribute("/model", "formulation");
   out.solver = r.string_attribute("/model", "solver");
+  if (version >= 3) out.solver_chain = r.strings("/model/solver_chain");
+  else out.solver_chain = {out.solver};
+  if (out.solver_chain.empty()) h5::fail(r.file(), "/model/solver_chain", "empty solver chain");
   if (r.exists("/model/scene")) out.scene_text = r.string_scalar("/model/scene");
 }
 
@@ -124,6 +127,18 @@ void read_steps(const h5::Reader& r, Recording& out) {
     constraints = r.dataset<std::int32_t>("/steps/constraints", {n, 3});
     traps = r.dataset<std::int32_t>("/steps/traps", {n});
   }
+  std::vector<std::int32_t> islands, escalations, solved_by;
+  std::vector<double> certified, cone;
+  std::vector<std::uint8_t> exceeded;
+  const hsize_t chain = out.solver_chain.size();
+  if (out.format_version >= 3) {
+    islands = r.dataset<std::int32_t>("/steps/islands", {n});
+    escalations = r.dataset<std::int32_t>("/steps/escalations", {n});
+    solved_by = r.dataset<std::int32_t>("/steps/solved_by", {n, chain});
+    certified = r.dataset<double>("/steps/certified_residual", {n});
+    cone = r.dataset<double>("/steps/cone_violation", {n});
+    exceeded = r.dataset<std::uint8_t>("/steps/penetration_exceeded", {n});
+  }
   std::vector<double> stages;
   const hsize_t stage_count = static_cast<hsize_t>(Stage::Count);
   if (r.exists("/steps/stage_seconds")) stages = r.dataset<double>("/steps/stage_seconds", {n, stage_count});
@@ -157,6 +172,14 @@ void read_steps(const h5::Reader& r, Recording& out) {
       s.contacts_found = found[k];
       s.constraints = ConstraintCounts{constraints[3 * k], constraints[3 * k + 1], constraints[3 * k + 2]};
       s.traps = traps[k];
+    }
+    if (!islands.empty()) {
+      s.islands = islands[k];
+      s.escalations = escalations[k];
+      s.solved_by.assign(&solved_by[k * chain], &solved_by[(k + 1) * chain]);
+      s.certified_residual = certified[k];
+      s.cone_violation = cone[k];
+      s.penetration_exceeded = exceeded[k] != 0;
     }
     if (!stages.empty()) s.stage_seconds.assign(&stages[k * stage_count], &stages[(k + 1) * stage_count]);
   }

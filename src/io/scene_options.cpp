@@ -29,7 +29,8 @@ SceneOptions parse_options(const Field& options) {
   if (!options.present()) return out;
   options.expect_keys({"name", "dimension", "h", "duration", "eps", "eps_theta",
                        "friction_directions", "friction", "model", "formulation", "solver",
-                       "gravity", "solver_tolerance", "solver_max_iterations"});
+                       "gravity", "solver_tolerance", "solver_max_iterations", "solver_chain",
+                       "max_cone_violation", "max_penetration", "islands"});
 
   // dimension first: gravity's length depends on it
   if (Field f = options["dimension"]; f.present()) {
@@ -71,11 +72,21 @@ SceneOptions parse_options(const Field& options) {
     sim.formulation = f.choice({"stewart-trinkle", "anitescu-potra"}) == "anitescu-potra"
                           ? FormulationKind::AnitescuPotra
                           : FormulationKind::StewartTrinkle;
-  if (Field f = options["solver"]; f.present()) {
-    sim.solver = f.text();
-    const auto names = solver_names();
-    if (std::find(names.begin(), names.end(), sim.solver) == names.end())
-      f.fail("unknown solver '" + sim.solver + "' (expected one of: " + solver_list() + ")");
+  const auto names = solver_names();
+  auto known_solver = [&](const Field& f) {
+    std::string name = f.text();
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      f.fail("unknown solver '" + name + "' (expected one of: " + solver_list() + ")");
+    return name;
+  };
+  if (Field f = options["solver"]; f.present()) sim.solver = known_solver(f);
+  // fallback chain (sim/certification.hpp); its first solver is `solver`
+  if (Field f = options["solver_chain"]; f.present()) {
+    if (options.has("solver")) f.fail("give solver or solver_chain, not both");
+    const std::vector<Field> items = f.items();
+    if (items.empty()) f.fail("needs at least one solver");
+    for (const Field& item : items) sim.solver_chain.push_back(known_solver(item));
+    sim.solver = sim.solver_chain.front();
   }
 
   if (Field f = options["gravity"]; f.present()) {
@@ -90,6 +101,9 @@ SceneOptions parse_options(const Field& options) {
   if (Field f = options["solver_tolerance"]; f.present()) sim.solver_tolerance = f.positive();
   if (Field f = options["solver_max_iterations"]; f.present())
     sim.solver_max_iterations = f.integer_at_least(0);
+  if (Field f = options["max_cone_violation"]; f.present()) sim.max_cone_violation = f.non_negative();
+  if (Field f = options["max_penetration"]; f.present()) sim.max_penetration = f.non_negative();
+  if (Field f = options["islands"]; f.present()) sim.islands = f.boolean();
   return out;
 }
 

@@ -62,6 +62,16 @@ struct SimOptions {
   // round-off rather than on the physics.
   double solver_tolerance = 1e-9;
   int solver_max_iterations = 0;    // 0: the solver's own default
+  // Fallback chain (sim/certification.hpp): a solve that misses its tolerance
+  // goes to the next solver. Empty: just `solver`.
+  std::vector<std::string> solver_chain;
+  // Certification tolerances; infinity: not checked. max_cone_violation (N s)
+  // bounds the linearized friction cone's violation sum p_f - mu p_n per
+  // contact (a miss escalates like a residual miss); max_penetration (m)
+  // bounds the overlap after the step (a miss is counted and warned about).
+  double max_cone_violation = std::numeric_limits<double>::infinity();
+  double max_penetration = std::numeric_limits<double>::infinity();
+  bool islands = true;  // one problem per contact island (sim/islands.hpp); false: one for all
 };
 
 struct Model {

@@ -1,5 +1,6 @@
 #include "sim/statistics.hpp"
 
+#include "sim/certification.hpp"
 #include "sim/world.hpp"
 
 #include <algorithm>
@@ -29,6 +30,15 @@ void RunStatistics::on_step(const Model& model, const State& state, const StepRe
   solver_calls += r.solver_calls;
   solver_failures += r.solver_failures;
   solver_recoveries += r.solver_recoveries;
+  islands_max = std::max(islands_max, static_cast<int>(r.islands.size()));
+  escalations += r.escalations;
+  if (r.escalations > 0) ++steps_with_escalations;
+  if (solver_chain.empty()) solver_chain = model.options.solver_chain;
+  if (solved_by.size() < r.solved_by.size()) solved_by.resize(r.solved_by.size(), 0);
+  for (std::size_t k = 0; k < r.solved_by.size(); ++k) solved_by[k] += r.solved_by[k];
+  worst_certified_residual = std::max(worst_certified_residual, r.complementarity);
+  worst_cone_violation = std::max(worst_cone_violation, r.cone_violation);
+  if (r.penetration_exceeded) ++penetration_exceeded;
   if (r.solver_calls > 0) {
     solver_iterations_total += r.solver.iterations;
     solver_iterations_max = std::max(solver_iterations_max, r.solver.iterations);
@@ -59,6 +69,16 @@ std::string RunStatistics::summary(double wall_seconds) const {
   add("standard-model traps  %ld (max %d per step, in %ld steps)\n", traps_total, traps_max, steps_with_traps);
   add("solver calls          %ld, failures %ld (recovered without psi/h: %ld), regularized %d\n", solver_calls,
       solver_failures, solver_recoveries, regularized_solves);
+  add("islands               max %d per step\n", islands_max);
+  if (!solver_chain.empty()) {
+    std::string by;
+    for (std::size_t k = 0; k < solved_by.size(); ++k)
+      by += (k ? ", " : "") + (k < solver_chain.size() ? solver_chain[k] : "?") + " " + std::to_string(solved_by[k]);
+    add("solver chain          %s: escalations %ld (in %ld steps), islands solved by %s\n",
+        chain_text(solver_chain).c_str(), escalations, steps_with_escalations, by.c_str());
+  }
+  add("certificate           residual %.3g, friction cone violation %.3g N s, steps over max_penetration %ld\n",
+      worst_certified_residual, worst_cone_violation, penetration_exceeded);
   add("solver iterations     mean %.2f, max %d per step\n", solver_iterations_total / n, solver_iterations_max);
   add("worst complementarity %.3g\n", worst_complementarity);
   add("largest penetration   %.3g m\n", max_penetration);

@@ -6,6 +6,7 @@
 #include "sim/step_report.hpp"
 
 #include <string>
+#include <vector>
 
 namespace pegsim {
 
@@ -29,6 +30,14 @@ class RunStatistics final : public StepObserver {
   long solver_failures = 0;
   long solver_recoveries = 0;
   int regularized_solves = 0;
+  int islands_max = 0;                     // most islands (problems) in one step
+  long escalations = 0;                    // solves handed on along the solver chain
+  long steps_with_escalations = 0;
+  std::vector<std::string> solver_chain;   // from the model's options at the first step
+  std::vector<long> solved_by;             // per chain solver: islands whose impulses it gave
+  double worst_certified_residual = 0.0;   // re-measured residual of the applied impulses (StepReport)
+  double worst_cone_violation = 0.0;       // N s
+  long penetration_exceeded = 0;           // steps above SimOptions::max_penetration
   double worst_complementarity = 0.0;
   double max_penetration = 0.0;
   double energy_initial = 0.0, energy_final = 0.0, energy_max_rise = 0.0;

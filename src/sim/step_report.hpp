@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace pegsim {
@@ -32,6 +33,32 @@ struct ContactImpulse {
   Vec3 friction = Vec3::Zero();  // sum_k p_f,k d_k (N s), world frame
 };
 
+// One solve of an island's problem by one solver of the chain.
+struct SolveAttempt {
+  int solver = 0;  // index into the solver chain (World::solver_chain())
+  SolverStatus status = SolverStatus::Solved;
+  double residual = 0.0;        // max(complementarity, feasibility), re-measured on the solver's z
+  double cone_violation = 0.0;  // see IslandReport::cone_violation
+  bool accepted = false;        // within solver_tolerance and max_cone_violation
+};
+
+// The certificate of one island's solve (sim/certification.hpp).
+struct IslandReport {
+  std::vector<std::uint32_t> bodies;  // dynamic bodies, ascending
+  int contacts = 0;                   // sub-contacts in the island's problem
+  int problem_size = 0;               // LCP variables
+  std::vector<SolveAttempt> attempts; // in chain order; the last one's impulses were applied
+  int escalations = 0;                // attempts after the first (attempts.size() - 1)
+  bool certified = true;              // the last attempt was accepted
+  bool recovered = false;             // re-solved without the psi/h term (World::recover_without_stabilization)
+  // residuals of the applied impulses, re-measured by measure_residuals (solvers/lcp.hpp)
+  double complementarity = 0.0, feasibility = 0.0;
+  // linearized friction cone (thesis eq. 2.21): max over frictional contacts
+  // of sum_k p_f,k - mu p_n, clamped at 0 (N s): the negative part of the slip
+  // row's w = mu p_n - E' p_f of eq. 6.1
+  double cone_violation = 0.0;
+};
+
 struct StepReport {
   long step = 0;          // index of the step just taken (state.step after it is step + 1)
   double time = 0.0;      // time at the end of the step
@@ -43,11 +70,17 @@ struct StepReport {
   std::vector<ContactImpulse> impulses;   // one per contact
   SolverResult solver;                    // of the (last) solve this step; Solved if no contacts
   int solver_calls = 0;                   // islands / problems solved this step
-  int solver_failures = 0;                // calls that did not end Solved
+  int solver_failures = 0;                // islands whose last solver in the chain was not accepted
   int solver_recoveries = 0;              // failures recovered by re-solving without the psi/h term
+  int escalations = 0;                    // solves handed to the next solver of the chain, all islands
   int problem_size = 0;                   // LCP variables, summed over problems
+  std::vector<IslandReport> islands;      // one per island solved, by smallest body index
+  std::vector<int> solved_by;             // per solver of the chain: islands whose applied impulses it gave
+  double complementarity = 0.0;           // worst re-measured residual over islands (see IslandReport)
+  double cone_violation = 0.0;            // worst friction-cone violation over islands (N s)
   double max_penetration = 0.0;           // deepest overlap between bodies after the step (m),
                                           // by the separating axis theorem on the broadphase's pairs
+  bool penetration_exceeded = false;      // max_penetration above SimOptions::max_penetration
   StepProfile profile;
 };
 

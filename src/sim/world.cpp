@@ -4,6 +4,7 @@
 #include "contact/traps.hpp"
 #include "dynamics/integration.hpp"
 #include "geometry/penetration.hpp"
+#include "sim/stage_timer.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -12,20 +13,6 @@
 
 namespace pegsim {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-// Times one stage of the step into the report's profile.
-class StageTimer {
- public:
-  StageTimer(StepProfile& profile, Stage stage) : profile_(profile), stage_(stage), start_(Clock::now()) {}
-  ~StageTimer() { profile_[stage_] += std::chrono::duration<double>(Clock::now() - start_).count(); }
-
- private:
-  StepProfile& profile_;
-  Stage stage_;
-  Clock::time_point start_;
-};
 
 SolverOptions solver_options(const SimOptions& o) {
   SolverOptions s;
@@ -54,18 +41,27 @@ World::World(Model model, State state) : model_(std::move(model)), state_(std::m
     throw std::invalid_argument("World: state has " + std::to_string(state_.bodies.size()) +
                                 " bodies, model has " + std::to_string(model_.bodies.size()));
   set_contact_model(model_.options.model);
-  set_solver(model_.options.solver);
+  if (model_.options.solver_chain.empty()) set_solver(model_.options.solver);
+  else set_solver_chain(model_.options.solver_chain);
 }
 
-void World::set_solver(const std::string& name) {
-  auto solver = make_solver(name, solver_options(model_.options));
-  if (!solver) {
-    std::string known;
-    for (const std::string& s : solver_names()) known += (known.empty() ? "" : ", ") + s;
-    throw std::invalid_argument("unknown solver '" + name + "' (available: " + known + ")");
+void World::set_solver(const std::string& name) { set_solver_chain({name}); }
+
+void World::set_solver_chain(const std::vector<std::string>& names) {
+  if (names.empty()) throw std::invalid_argument("the solver chain is empty");
+  std::vector<std::unique_ptr<LcpSolver>> chain;
+  for (const std::string& name : names) {
+    auto solver = make_solver(name, solver_options(model_.options));
+    if (!solver) {
+      std::string known;
+      for (const std::string& s : solver_names()) known += (known.empty() ? "" : ", ") + s;
+      throw std::invalid_argument("unknown solver '" + name + "' (available: " + known + ")");
+    }
+    chain.push_back(std::move(solver));
   }
-  solver_ = std::move(solver);
-  model_.options.solver = name;
+  solvers_ = std::move(chain);
+  model_.options.solver_chain = names;
+  model_.options.solver = names.front();
 }
 
 void World::set_contact_model(ContactModelKind kind) {
@@ -109,6 +105,12 @@ const StepReport& World::step() {
   report_.solver_calls = 0;
   report_.solver_failures = 0;
   report_.solver_recoveries = 0;
+  report_.escalations = 0;
+  report_.islands.clear();
+  report_.solved_by.assign(solvers_.size(), 0);
+  report_.complementarity = 0.0;
+  report_.cone_violation = 0.0;
+  report_.penetration_exceeded = false;
   report_.problem_size = 0;
   report_.step = state_.step;
   const double h = model_.options.h;
@@ -138,6 +140,7 @@ const StepReport& World::step() {
     report_.traps = count_standard_model_traps(contacts_, model_.options.eps_feasible);
   }
   if (!constraints_.contacts.empty()) solve(velocity);
+  else problems_.clear();
 
   {
     StageTimer timer(report_.profile, Stage::Integration);
@@ -154,6 +157,7 @@ const StepReport& World::step() {
   {
     StageTimer timer(report_.profile, Stage::Observers);
     report_.max_penetration = measure_penetration();
+    report_.penetration_exceeded = report_.max_penetration > model_.options.max_penetration;
     for (StepObserver* o : observers_) o->on_step(model_, state_, report_);
   }
   return report_;
@@ -212,111 +216,6 @@ void World::find_contacts() {
     const BodyGeometry a{pair.a, &model_.bodies[pair.a].shape, state_.bodies[pair.a].pose};
     const BodyGeometry b{pair.b, &model_.bodies[pair.b].shape, state_.bodies[pair.b].pose};
     pegsim::find_contacts(a, b, params, contacts_);
-  }
-}
-
-void World::solve(std::vector<Vec6>& velocity) {
-  {
-    StageTimer timer(report_.profile, Stage::Formulation);
-    FormulationInput in;
-    in.model = &model_;
-    in.state = &state_;
-    in.inverse_mass = &inverse_mass_;
-    in.free_velocity = &free_velocity_;
-    in.h = model_.options.h;
-    build_problem(model_.options.formulation, in, constraints_, problem_);
-    warm_start(z_);
-  }
-  {
-    StageTimer timer(report_.profile, Stage::Solver);
-    report_.solver = solver_->solve(problem_.lcp, z_);
-    ++report_.solver_calls;
-    report_.problem_size += problem_.lcp.size();
-    if (!report_.solver.ok()) {
-      ++report_.solver_failures;
-      recover_without_stabilization();
-    }
-    if (!z_.allFinite()) {  // never integrate a NaN: drop the impulses, report the failure
-      z_.setZero();
-      report_.solver.status = SolverStatus::NumericalFailure;
-      report_.solver.message = "solver returned non-finite impulses; contact impulses dropped";
-    }
-  }
-  StageTimer timer(report_.profile, Stage::Integration);
-  apply_impulses(problem_, z_, inverse_mass_, velocity);
-  remember_solution(z_);
-  // per-contact impulses for observers
-  const int nc = static_cast<int>(constraints_.contacts.size());
-  report_.contacts.resize(nc);
-  report_.impulses.resize(nc);
-  for (int c = 0; c < nc; ++c) {
-    report_.contacts[c] = constraints_.contacts[c].contact;
-    ContactImpulse& imp = report_.impulses[c];
-    imp.normal = normal_impulse(problem_, z_, c);  // 0 for a PEG secondary sub-contact
-    imp.friction.setZero();
-    const int f = problem_.first_friction_var[c];
-    if (f >= 0)
-      for (int k = 0; k < problem_.friction_directions; ++k)
-        imp.friction += z_(f + k) * problem_.friction_direction[f + k];
-  }
-}
-
-// A Stewart-Trinkle problem with penetrating contacts whose normals oppose each
-// other (the standard-model trap of thesis 4.1, or round-off at coincident
-// corners) can be infeasible: psi/h asks the bodies to separate both ways. The
-// same step without the psi/h correction of the penetrating rows (gaps clamped
-// at zero) is always feasible, since zero relative velocity satisfies it.
-// It is tried once; the step stays counted as a solver failure either way.
-void World::recover_without_stabilization() {
-  if (model_.options.formulation != FormulationKind::StewartTrinkle) return;
-  LcpProblem clamped = problem_.lcp;
-  bool any = false;
-  for (std::size_t c = 0; c < constraints_.contacts.size(); ++c) {
-    const double gap = constraints_.contacts[c].contact.gap;
-    if (gap < 0.0 && problem_.normal_var[c] >= 0) {
-      clamped.b(problem_.normal_var[c]) -= gap / model_.options.h;
-      any = true;
-    }
-  }
-  if (!any) return;
-  VecX z = VecX::Zero(clamped.size());
-  const SolverResult retry = solver_->solve(clamped, z);
-  if (!retry.ok()) return;
-  z_ = z;
-  ++report_.solver_recoveries;
-  report_.solver.message += "; recovered by solving without penetration correction";
-}
-
-// Last step's impulses for contacts between the same features (the LCP's
-// variables are in contact order, so the guess is assembled per contact).
-void World::warm_start(VecX& z) const {
-  z.setZero(problem_.lcp.size());
-  for (std::size_t c = 0; c < constraints_.contacts.size(); ++c) {
-    const Contact& k = constraints_.contacts[c].contact;
-    auto it = previous_impulses_.find(feature_key(k));
-    if (it == previous_impulses_.end() || problem_.normal_var[c] < 0) continue;
-    const std::vector<double>& p = it->second;
-    z(problem_.normal_var[c]) = p[0];
-    const int f = problem_.first_friction_var[c];
-    if (f >= 0 && static_cast<int>(p.size()) == problem_.friction_directions + 2) {
-      for (int d = 0; d < problem_.friction_directions; ++d) z(f + d) = p[1 + d];
-      z(problem_.slip_var[c]) = p.back();
-    }
-  }
-}
-
-void World::remember_solution(const VecX& z) {
-  previous_impulses_.clear();
-  for (std::size_t c = 0; c < constraints_.contacts.size(); ++c) {
-    const Contact& k = constraints_.contacts[c].contact;
-    if (problem_.normal_var[c] < 0) continue;  // a PEG secondary sub-contact carries no impulse
-    std::vector<double> p{z(problem_.normal_var[c])};
-    const int f = problem_.first_friction_var[c];
-    if (f >= 0) {
-      for (int d = 0; d < problem_.friction_directions; ++d) p.push_back(z(f + d));
-      p.push_back(z(problem_.slip_var[c]));
-    }
-    previous_impulses_[feature_key(k)] = std::move(p);
   }
 }
 

@@ -8,6 +8,7 @@
 #include "collision/broadphase.hpp"
 #include "contact/contact_model.hpp"
 #include "dynamics/formulation.hpp"
+#include "sim/islands.hpp"
 #include "sim/model.hpp"
 #include "sim/state.hpp"
 #include "sim/step_report.hpp"
@@ -29,7 +30,11 @@ class World {
   const State& state() const { return state_; }
   State& state() { return state_; }  // poses, velocities and forces may be set between steps
 
-  void set_solver(const std::string& name);
+  void set_solver(const std::string& name);  // a chain of one
+  // The fallback chain of sim/certification.hpp; throws std::invalid_argument
+  // on an empty chain or an unknown name. model().options.solver_chain holds it.
+  void set_solver_chain(const std::vector<std::string>& names);
+  const std::vector<std::string>& solver_chain() const { return model_.options.solver_chain; }
   void set_contact_model(ContactModelKind kind);
   void set_time_step(double h);
   void add_observer(StepObserver* observer) { observers_.push_back(observer); }
@@ -37,9 +42,16 @@ class World {
   // Advances one step of model().options.h; the report stays valid until the next step.
   const StepReport& step();
   const StepReport& last_report() const { return report_; }
-  // The complementarity problem the last step solved (empty if it had no contacts).
-  const StepProblem& last_problem() const { return problem_; }
-  // The constraints the contact model built in the last step (counts(): U, I, X).
+  // The complementarity problems the last step solved, one per island in
+  // island order (empty if it had no contacts), with each island's part of the
+  // constraint set (its contacts renumbered) and the island itself.
+  const std::vector<StepProblem>& last_problems() const { return problems_; }
+  const ConstraintSet& last_island_constraints(std::size_t island) const;
+  const std::vector<Island>& last_islands() const { return islands_; }
+  // The first island's problem (the whole step's when it had one island or
+  // options.islands is off; empty if it had no contacts).
+  const StepProblem& last_problem() const { return problems_.empty() ? empty_problem_ : problems_.front(); }
+  // The constraints the contact model built in the last step, all islands (counts(): U, I, X).
   const ConstraintSet& last_constraints() const { return constraints_; }
 
   // Contact distance of each body for the coming step (thesis eq. 5.1, see world.cpp).
@@ -47,17 +59,20 @@ class World {
 
  private:
   void find_contacts();
+  // world_solve.cpp: islands, the solver chain, certificates
   void solve(std::vector<Vec6>& velocity);
-  void recover_without_stabilization();
+  void group_islands();
+  SolverResult solve_island(const ConstraintSet& set, const StepProblem& problem, VecX& z, IslandReport& out);
+  bool recover_without_stabilization(const ConstraintSet& set, const StepProblem& problem, VecX& z);
   void check_finite() const;
   double measure_penetration() const;
-  void warm_start(VecX& z) const;
-  void remember_solution(const VecX& z);
+  void warm_start(const ConstraintSet& set, const StepProblem& problem, VecX& z) const;
+  void remember_solution(const ConstraintSet& set, const StepProblem& problem, const VecX& z);
 
   Model model_;
   State state_;
   std::unique_ptr<ContactModel> contact_model_;
-  std::unique_ptr<LcpSolver> solver_;
+  std::vector<std::unique_ptr<LcpSolver>> solvers_;  // the chain, model_.options.solver_chain
   std::vector<StepObserver*> observers_;
 
   // scratch, reused from step to step
@@ -68,7 +83,10 @@ class World {
   std::vector<double> body_eps_;
   std::vector<Contact> contacts_;
   ConstraintSet constraints_;
-  StepProblem problem_;
+  std::vector<Island> islands_;
+  std::vector<ConstraintSet> island_constraints_;  // per island; unused when the island is the whole set
+  std::vector<StepProblem> problems_;              // per island
+  StepProblem empty_problem_;
   std::vector<InverseMass> inverse_mass_;
   std::vector<Vec6> free_velocity_;
   VecX z_;
@@ -80,7 +98,7 @@ class World {
   static FeatureKey feature_key(const Contact& c) {
     return {c.body_a, c.body_b, static_cast<int>(c.kind), c.feature_a, c.feature_b, c.part_a, c.part_b};
   }
-  std::map<FeatureKey, std::vector<double>> previous_impulses_;
+  std::map<FeatureKey, std::vector<double>> previous_impulses_, next_impulses_;
 };
 
 // Mechanical energy (kinetic + gravitational potential) and linear momentum of

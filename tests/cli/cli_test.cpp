@@ -77,6 +77,21 @@ TEST(Cli, NewtonSolversAreSelectableByName) {
   }
 }
 
+// The chain escalates PGS's misses on the 1000:1 plank and says so: a
+// counted warning naming step, solvers and bodies, and the summary's counts.
+TEST(Cli, SolverChainEscalatesAndCounts) {
+  const Output o = run("run " + kScenes + "/mass-ratio-chain.yaml --steps 10 --solver-chain pgs,path,lemke");
+  EXPECT_EQ(o.status, 0) << o.text;
+  EXPECT_NE(o.text.find("warning: step 0 (t = 0.005 s): bodies {light1, light2, light3, plank}: pgs max-iterations"),
+            std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("-> path solved"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("solver chain          pgs, path, lemke: escalations"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("failures 0"), std::string::npos) << o.text;
+  const Output bad = run("run --steps 1 --solver-chain pgs,nosuch");
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.text.find("unknown solver 'nosuch'"), std::string::npos) << bad.text;
+}
+
 TEST(Cli, BenchTakesAContactModelAndSolverList) {
   const Output o = run("bench " + kScenes + "/triangle-drop.yaml --model peg --steps 5 --solvers lemke,path");
   EXPECT_EQ(o.status, 0) << o.text;

@@ -47,6 +47,7 @@ Model make_model(Dimension dimension) {
   m.options.h = 0.01;
   m.options.model = ContactModelKind::Peg;
   m.options.solver = "lemke";
+  m.options.solver_chain = {"pgs", "lemke"};
   m.add_material("default");
   m.add_material("steel");
   m.set_friction(MaterialId{0}, MaterialId{1}, 0.25);
@@ -120,6 +121,12 @@ StepReport report_at(long k) {
   r.contacts_found = n + 1;
   r.constraints = ConstraintCounts{n, static_cast<int>(k % 3), static_cast<int>(k % 2)};
   r.traps = static_cast<int>(k % 5);
+  if (n > 0) r.islands.resize(static_cast<std::size_t>(1 + k % 2));
+  r.escalations = static_cast<int>(k % 3);
+  r.solved_by = {static_cast<int>(k % 2), static_cast<int>(k % 3)};
+  r.complementarity = 1e-11 * k;
+  r.cone_violation = 1e-13 * k;
+  r.penetration_exceeded = k % 4 == 1;
   for (int s = 0; s < static_cast<int>(Stage::Count); ++s) r.profile.seconds[s] = 1e-6 * (s + k);
   return r;
 }
@@ -184,6 +191,12 @@ void expect_step_equals(const RecordedStep& row, long k, Dimension dimension) {
   EXPECT_EQ(row.constraints.i, r.constraints.i);
   EXPECT_EQ(row.constraints.x, r.constraints.x);
   EXPECT_EQ(row.traps, r.traps);
+  EXPECT_EQ(row.islands, static_cast<int>(r.islands.size()));
+  EXPECT_EQ(row.escalations, r.escalations);
+  EXPECT_EQ(row.solved_by, r.solved_by);
+  EXPECT_EQ(row.certified_residual, r.complementarity);
+  EXPECT_EQ(row.cone_violation, r.cone_violation);
+  EXPECT_EQ(row.penetration_exceeded, r.penetration_exceeded);
   ASSERT_EQ(row.stage_seconds.size(), static_cast<std::size_t>(Stage::Count));
   for (int s = 0; s < static_cast<int>(Stage::Count); ++s) EXPECT_EQ(row.stage_seconds[s], r.profile.seconds[s]);
 }
@@ -192,7 +205,8 @@ TEST(Recording, RoundTrip3D) {
   const std::string path = temp_path("round_trip_3d.h5");
   write_recording(path, Dimension::Spatial, 9);
   const Recording rec = read_recording(path);
-  EXPECT_EQ(rec.format_version, 2);
+  EXPECT_EQ(rec.format_version, 3);
+  EXPECT_EQ(rec.solver_chain, (std::vector<std::string>{"pgs", "lemke"}));
   EXPECT_EQ(rec.dimension, 3);
   EXPECT_EQ(rec.h, 0.01);
   EXPECT_EQ(rec.every, 1);
@@ -232,6 +246,35 @@ TEST(Recording, RecordsOneStepInEvery) {
   EXPECT_EQ(rec.every, 3);
   ASSERT_EQ(rec.steps.size(), 3u);  // steps 0, 3, 6
   for (std::size_t i = 0; i < 3; ++i) expect_step_equals(rec.steps[i], 3 * static_cast<long>(i), Dimension::Spatial);
+}
+
+// A version-2 file (no certification columns, no /model/solver_chain) still
+// reads: made here from a version-3 file by deleting what version 3 added.
+TEST(Recording, ReadsVersion2Files) {
+  const std::string path = temp_path("version2.h5");
+  write_recording(path, Dimension::Spatial, 4);
+  {
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(file, 0);
+    for (const char* name : {"/model/solver_chain", "/steps/islands", "/steps/escalations", "/steps/solved_by",
+                             "/steps/certified_residual", "/steps/cone_violation", "/steps/penetration_exceeded"})
+      EXPECT_GE(H5Ldelete(file, name, H5P_DEFAULT), 0) << name;
+    const hid_t attr = H5Aopen(file, "format_version", H5P_DEFAULT);
+    const std::int32_t two = 2;
+    EXPECT_GE(H5Awrite(attr, H5T_NATIVE_INT32, &two), 0);
+    H5Aclose(attr);
+    H5Fclose(file);
+  }
+  const Recording rec = read_recording(path);
+  EXPECT_EQ(rec.format_version, 2);
+  EXPECT_EQ(rec.solver_chain, (std::vector<std::string>{"lemke"}));  // its solver
+  ASSERT_EQ(rec.steps.size(), 5u);
+  for (const RecordedStep& row : rec.steps) {
+    EXPECT_EQ(row.escalations, 0);
+    EXPECT_TRUE(row.solved_by.empty());
+    EXPECT_FALSE(row.penetration_exceeded);
+  }
+  EXPECT_EQ(rec.steps[3].traps, report_at(3).traps);  // version-2 columns still read
 }
 
 TEST(Recording, WithoutTimingsHasNoStageTimes) {

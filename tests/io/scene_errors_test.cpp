@@ -98,6 +98,16 @@ TEST(SceneErrors, WrongTypes) {
                          {"options.formulation: unknown value 'euler'"}));
   EXPECT_TRUE(fails_with(yaml({"options: {solver: magic}", "bodies: [{shape: {cube: 1}, mass: 1}]"}),
                          {"case.yaml:1: options.solver: unknown solver 'magic' (expected one of:", "lemke"}));
+  EXPECT_TRUE(fails_with(yaml({"options:", "  solver_chain: [pgs, magic]", "bodies: [{shape: {cube: 1}, mass: 1}]"}),
+                         {"case.yaml:2: options.solver_chain[1]: unknown solver 'magic' (expected one of:"}));
+  EXPECT_TRUE(fails_with(yaml({"options: {solver: pgs, solver_chain: [pgs, path]}", "bodies: [{shape: {cube: 1}, mass: 1}]"}),
+                         {"options.solver_chain: give solver or solver_chain, not both"}));
+  EXPECT_TRUE(fails_with(yaml({"options: {solver_chain: []}", "bodies: [{shape: {cube: 1}, mass: 1}]"}),
+                         {"options.solver_chain: needs at least one solver"}));
+  EXPECT_TRUE(fails_with(yaml({"options: {max_penetration: -1}", "bodies: [{shape: {cube: 1}, mass: 1}]"}),
+                         {"options.max_penetration:"}));
+  EXPECT_TRUE(fails_with(yaml({"options: {islands: sometimes}", "bodies: [{shape: {cube: 1}, mass: 1}]"}),
+                         {"options.islands: expected true or false"}));
   EXPECT_TRUE(fails_with(yaml({"options: {eps: fast}", "bodies: [{shape: {cube: 1}, mass: 1}]"}),
                          {"options.eps: expected a number, got fast"}));
   EXPECT_TRUE(fails_with(yaml({"options: {eps_theta: 2}", "bodies: [{shape: {cube: 1}, mass: 1}]"}),

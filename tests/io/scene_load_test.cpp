@@ -150,6 +150,21 @@ TEST(SceneLoad, Options) {
   EXPECT_TRUE(d.model.options.eps_auto);
   expect_near(d.model.options.gravity, Vec3(0, 0, -9.81));
   EXPECT_EQ(d.name, "case");  // no options.name: the source's stem
+  EXPECT_TRUE(d.model.options.solver_chain.empty());  // default: just `solver`
+  EXPECT_TRUE(d.model.options.islands);
+}
+
+TEST(SceneLoad, SolverChainAndCertificationTolerances) {
+  const Scene s = load(
+      "options:\n  solver_chain: [pgs, path, lemke]\n  max_cone_violation: 1e-7\n  max_penetration: 0.001\n"
+      "  islands: false\n"
+      "bodies: [{shape: {cube: 1}, mass: 1}]\n");
+  const SimOptions& o = s.model.options;
+  EXPECT_EQ(o.solver_chain, (std::vector<std::string>{"pgs", "path", "lemke"}));
+  EXPECT_EQ(o.solver, "pgs");  // the chain's first
+  EXPECT_DOUBLE_EQ(o.max_cone_violation, 1e-7);
+  EXPECT_DOUBLE_EQ(o.max_penetration, 0.001);
+  EXPECT_FALSE(o.islands);
 }
 
 TEST(SceneLoad, NumbersInEveryYamlSpelling) {

@@ -1,0 +1,67 @@
+#include "sim/certification.hpp"
+
+#include "sim/model.hpp"
+
+#include <algorithm>
+
+namespace pegsim {
+
+double cone_violation(const StepProblem& problem, const VecX& z, const ConstraintSet& constraints) {
+  double worst = 0.0;
+  for (std::size_t c = 0; c < constraints.contacts.size(); ++c) {
+    const int f = c < problem.first_friction_var.size() ? problem.first_friction_var[c] : -1;
+    if (f < 0) continue;
+    // linearized cone, thesis eq. 2.21: sum_k p_f,k <= mu p_n
+    double friction = 0.0;
+    for (int k = 0; k < problem.friction_directions; ++k) friction += z(f + k);
+    const double excess = friction - constraints.contacts[c].mu * normal_impulse(problem, z, static_cast<int>(c));
+    worst = std::max(worst, excess);
+  }
+  return worst;
+}
+
+std::string chain_text(const std::vector<std::string>& chain) {
+  std::string out;
+  for (const std::string& s : chain) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+void CertificationLog::warn(const std::string& line) {
+  ++warnings_;
+  if (warnings_ <= max_lines_)
+    std::fprintf(out_, "warning: %s%s\n", line.c_str(),
+                 warnings_ == max_lines_ ? " (further certification warnings are counted, not printed)" : "");
+}
+
+void CertificationLog::on_step(const Model& model, const State&, const StepReport& r) {
+  const std::vector<std::string>& chain = model.options.solver_chain;
+  char head[96];
+  std::snprintf(head, sizeof head, "step %ld (t = %.6g s): ", r.step, r.time);
+  for (const IslandReport& island : r.islands) {
+    if (island.escalations == 0 && island.certified) continue;
+    std::string line = head;
+    line += "bodies {";
+    for (std::size_t i = 0; i < island.bodies.size(); ++i)
+      line += (i ? ", " : "") + model.bodies[island.bodies[i]].name;
+    line += "}: ";
+    for (std::size_t a = 0; a < island.attempts.size(); ++a) {
+      const SolveAttempt& t = island.attempts[a];
+      char part[160];
+      std::snprintf(part, sizeof part, "%s%s %s (residual %.3g, cone %.3g)", a ? " -> " : "",
+                    t.solver < static_cast<int>(chain.size()) ? chain[t.solver].c_str() : "?",
+                    std::string(to_string(t.status)).c_str(), t.residual, t.cone_violation);
+      line += part;
+    }
+    line += island.certified ? "" : "; not certified, the last solver's impulses were kept (a failure)";
+    if (island.recovered) line += "; recovered without penetration correction";
+    warn(line);
+  }
+  if (r.penetration_exceeded) {
+    char part[160];
+    std::snprintf(part, sizeof part, "penetration %.3g m exceeds max_penetration %.3g m", r.max_penetration,
+                  model.options.max_penetration);
+    warn(head + std::string(part));
+  }
+}
+
+}  // namespace pegsim
