@@ -215,6 +215,41 @@ TEST(Capture, FclibLayoutIsReadableWithH5py) {
   std::filesystem::remove(s.file);
 }
 
+// Planar: spacedim 2, rows (n, t) with t = d_1; a box sliding on frictional ground
+TEST(Capture, PlanarFrictionalProblemsGetATwoDimensionalFclibProblem) {
+  Scene scene = load_scene_string(
+      "options: {name: planar-slide, dimension: 2, h: 0.01, model: standard, solver: lemke, gravity: [0, -9.81]}\n"
+      "materials: [{name: m}]\n"
+      "friction: [{materials: [m, m], mu: 0.4}]\n"
+      "bodies:\n"
+      "  - {name: ground, shape: {half_space: {normal: [0, 1], offset: 0}}, static: true, material: m}\n"
+      "  - {name: box, shape: {rectangle: [1, 1]}, mass: 1, position: [0, 0.5], velocity: [1, 0], material: m}\n",
+      "planar-slide.yaml");
+  World world(std::move(scene.model), std::move(scene.state));
+  const std::string file = temp_path("planar.h5");
+  CaptureWriter writer(file, "planar-slide");
+  for (int i = 0; i < 5; ++i) {
+    world.step();
+    capture_last_step(writer, world, 1);
+  }
+  writer.close();
+  ASSERT_EQ(writer.fclib_count(), 5);
+  for (const CapturedProblem& p : read_captured_problems(file)) {
+    const FclibLocal f = read_fclib_local(file, p.group + "/fclib_local");
+    EXPECT_EQ(f.spacedim, 2);
+    EXPECT_EQ(f.contacts, 2);  // the box's two bottom corners
+    ASSERT_EQ(f.W.m, 4);
+    const MatX W = f.W.dense();
+    for (int c = 0; c < 2; ++c) {
+      EXPECT_DOUBLE_EQ(f.mu[c], 0.4);
+      // W_nn: 1/m plus the rotational term of the corner, exactly as A's normal block
+      EXPECT_NEAR(W(2 * c, 2 * c), p.lcp.A(c, c), 1e-12);
+      EXPECT_EQ(f.q[2 * c], p.lcp.b(c));
+    }
+  }
+  std::filesystem::remove(file);
+}
+
 TEST(Capture, ReadingANonCaptureFileNamesIt) {
   const std::string file = temp_path("not_capture.h5");
   {
