@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace pegsim::cli {
 
@@ -15,6 +16,8 @@ struct RunArgs {
   std::string solver_chain;  // comma-separated fallback chain override (sim/certification.hpp)
   std::string record;     // HDF5 recording path
   int record_every = 1;
+  std::string capture;    // HDF5 file of the steps' complementarity problems (docs/capture-format.md)
+  int capture_every = 1;
   bool quiet = false;
 };
 
@@ -33,7 +36,25 @@ struct ExperimentArgs {
   bool quick = false;     // shrunk sweeps
   bool no_plots = false;  // CSV only
   bool list = false;
+  std::string capture;    // box-of-polygons/-polyhedra: capture one pour's problems instead
+  int capture_every = 1;
 };
+
+// pegsim solve-bench / gen-problems (docs/solve-bench.md)
+struct SolveBenchArgs {
+  std::vector<std::string> files;  // capture files
+  std::string solvers;             // comma-separated; empty: every registered solver
+  double tolerance = 1e-8;         // on the measured residual, scaled by 1 + |b|_inf
+  std::string out;                 // folder for the CSV files and the profile plot; empty: none
+  bool no_plots = false;
+};
+struct GenProblemsArgs {
+  int count = 10, contacts = 10, bodies = 0, friction_directions = 4;
+  unsigned long long seed = 1;
+  std::string out;
+};
+int solve_bench_command(const SolveBenchArgs& args);
+int gen_problems_command(const GenProblemsArgs& args);
 
 int run_command(const RunArgs& args);
 int experiment_command(const ExperimentArgs& args);

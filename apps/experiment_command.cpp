@@ -2,6 +2,7 @@
 // into DIR as CSV files, then draws its plots with scripts/plot_experiment.py.
 #include "commands.hpp"
 #include "experiment.hpp"
+#include "experiment_pour.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -74,6 +75,11 @@ int experiment_command(const ExperimentArgs& args) {
     std::printf("experiments (pegsim experiment NAME [--out DIR] [--quick]; NAME all runs every one):\n");
     for (const Definition& d : experiment::definitions()) std::printf("  %-18s %s\n", d.name, d.summary);
     return args.list ? 0 : 1;
+  }
+  if (!args.capture.empty()) {
+    if (!experiment::capture_pour(args.name, args.capture, args.capture_every, args.quick))
+      throw std::invalid_argument("--capture: only box-of-polygons and box-of-polyhedra capture their problems");
+    return 0;
   }
   if (args.name == "all") {
     const fs::path base = args.out.empty() ? fs::path("experiments") : fs::path(args.out);

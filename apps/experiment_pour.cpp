@@ -8,6 +8,8 @@
 // mean, max and final, traps, failures) and runs.csv.
 #include "experiment_pour.hpp"
 
+#include "io/capture_world.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -128,9 +130,7 @@ void run_pour(const Context& ctx, PourSetup setup) {
   }
 }
 
-}  // namespace
-
-void box_of_polygons(const Context& ctx) {
+PourSetup polygons_setup() {
   PourSetup s;
   s.name = "box-of-polygons";
   s.dimension = Dimension::Planar;
@@ -140,10 +140,10 @@ void box_of_polygons(const Context& ctx) {
   s.jitter = 0.5;
   s.release_velocity = Vec3::Zero();
   s.clearance = 0.1;
-  run_pour(ctx, s);
+  return s;
 }
 
-void box_of_polyhedra(const Context& ctx) {
+PourSetup polyhedra_setup() {
   PourSetup s;
   s.name = "box-of-polyhedra";
   s.dimension = Dimension::Spatial;
@@ -153,7 +153,33 @@ void box_of_polyhedra(const Context& ctx) {
   s.jitter = 0.5;
   s.release_velocity = Vec3(-1.0, 0.0, 0.0);
   s.clearance = 0.1;
-  run_pour(ctx, s);
+  return s;
+}
+
+}  // namespace
+
+void box_of_polygons(const Context& ctx) { run_pour(ctx, polygons_setup()); }
+void box_of_polyhedra(const Context& ctx) { run_pour(ctx, polyhedra_setup()); }
+
+bool capture_pour(const std::string& name, const std::string& file, long every, bool quick) {
+  PourSetup setup;
+  if (name == "box-of-polygons") setup = polygons_setup();
+  else if (name == "box-of-polyhedra") setup = polyhedra_setup();
+  else return false;
+  if (quick) setup.duration = 1.0;
+  const double h = 0.005;  // seed 1 runs to the end at this step (0.01 blows up)
+  const PourScene ps = make_pour_scene(setup, 1, setup.count());
+  Pour pour(setup, ps, h);
+  CaptureWriter writer(file, std::string(setup.name) + " seed 1, h = 0.005 (pegsim experiment --capture)");
+  RunHooks hooks;
+  hooks.before = [&](World& world) { pour.before_step(world); };
+  hooks.after = [&](World& world, const StepReport&) { capture_last_step(writer, world, every); };
+  const ContactModelKind kind = ps.scene.model.options.model;
+  const Outcome o = simulate(ps.scene, kind, h, 10.0 * h, std::lround(setup.duration / h), hooks);
+  writer.close();
+  std::printf("%s: %ld steps (%s), %d problems captured in %s\n", setup.name, o.steps, o.status.c_str(),
+              writer.count(), file.c_str());
+  return true;
 }
 
 }  // namespace pegsim::cli::experiment

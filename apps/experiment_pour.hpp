@@ -52,4 +52,9 @@ struct PourScene {
 // in [-0.25, 0.25]^2 (2D) or ^3 (3D), drawn from Rng(seed).
 PourScene make_pour_scene(const PourSetup& setup, std::uint64_t seed, int count);
 
+// `pegsim experiment NAME --capture FILE`: one pour (seed 1, h = 0.005, the
+// scene's model) with every `every`-th step's problem captured to FILE
+// (io/capture.hpp), nothing else written. False if NAME is not a pour.
+bool capture_pour(const std::string& name, const std::string& file, long every, bool quick);
+
 }  // namespace pegsim::cli::experiment

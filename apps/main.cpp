@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
                       "fallback chain, e.g. pgs,path,lemke: a solve that misses its tolerance goes to the next");
   run_cmd->add_option("--record", run.record, "write an HDF5 recording to FILE");
   run_cmd->add_option("--record-every", run.record_every, "record one step in N")->check(CLI::PositiveNumber);
+  run_cmd->add_option("--capture", run.capture, "write each step's complementarity problem to an HDF5 FILE");
+  run_cmd->add_option("--capture-every", run.capture_every, "capture one step in N")->check(CLI::PositiveNumber);
   run_cmd->add_flag("--quiet", run.quiet, "print only the summary");
 
   pegsim::cli::BenchArgs bench;
@@ -40,12 +42,33 @@ int main(int argc, char** argv) {
   exp_cmd->add_flag("--quick", exp.quick, "shrink every sweep (fewer h, seeds, shorter times)");
   exp_cmd->add_flag("--no-plots", exp.no_plots, "write the CSV files only");
   exp_cmd->add_flag("--list", exp.list, "list the experiments");
+  exp_cmd->add_option("--capture", exp.capture, "pour experiments: capture one pour's problems to FILE, nothing else");
+  exp_cmd->add_option("--capture-every", exp.capture_every, "capture one step in N")->check(CLI::PositiveNumber);
+
+  pegsim::cli::SolveBenchArgs sb;
+  CLI::App* sb_cmd = app.add_subcommand("solve-bench", "every solver on captured problems; performance profiles");
+  sb_cmd->add_option("files", sb.files, "capture files (pegsim run --capture, gen-problems)")->required();
+  sb_cmd->add_option("--solvers", sb.solvers, "comma-separated solver names (default: all registered)");
+  sb_cmd->add_option("--tolerance", sb.tolerance, "solved: measured residual <= T (1 + |b|_inf)");
+  sb_cmd->add_option("--out", sb.out, "folder for results/summary/profile CSV and profile.png");
+  sb_cmd->add_flag("--no-plots", sb.no_plots, "write the CSV files only");
+
+  pegsim::cli::GenProblemsArgs gen;
+  CLI::App* gen_cmd = app.add_subcommand("gen-problems", "random rigid-body contact LCPs in the capture layout");
+  gen_cmd->add_option("--count", gen.count, "problems")->check(CLI::PositiveNumber);
+  gen_cmd->add_option("--contacts", gen.contacts, "contacts per problem")->check(CLI::PositiveNumber);
+  gen_cmd->add_option("--bodies", gen.bodies, "dynamic bodies (default: contacts / 2 + 1)");
+  gen_cmd->add_option("--friction-directions", gen.friction_directions, "n_d per contact")->check(CLI::Range(2, 64));
+  gen_cmd->add_option("--seed", gen.seed, "random seed");
+  gen_cmd->add_option("--out", gen.out, "output HDF5 file")->required();
 
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run_cmd) return pegsim::cli::run_command(run);
     if (*bench_cmd) return pegsim::cli::bench_command(bench);
     if (*exp_cmd) return pegsim::cli::experiment_command(exp);
+    if (*sb_cmd) return pegsim::cli::solve_bench_command(sb);
+    if (*gen_cmd) return pegsim::cli::gen_problems_command(gen);
   } catch (const std::exception& e) {
     std::cerr << "pegsim: error: " << e.what() << "\n";
     return 1;

@@ -1,6 +1,7 @@
 // pegsim run: load a scene, step it, print a summary.
 #include "commands.hpp"
 
+#include "io/capture_world.hpp"
 #include "io/recording.hpp"
 #include "io/scene.hpp"
 #include "sim/certification.hpp"
@@ -84,6 +85,8 @@ int run_command(const RunArgs& args) {
     recorder = std::make_unique<Recorder>(args.record, world.model(), world.state(), args.record_every, scene_text);
     world.add_observer(recorder.get());
   }
+  std::unique_ptr<CaptureWriter> capture;
+  if (!args.capture.empty()) capture = std::make_unique<CaptureWriter>(args.capture, scene.name + " (" + scene.source + ")");
   if (!args.quiet)
     std::printf("pegsim run: %s (%s), %zu bodies, %s model, solver %s, h = %g s, %ld steps\n",
                 scene.name.c_str(), scene.source.c_str(), world.model().bodies.size(),
@@ -94,15 +97,20 @@ int run_command(const RunArgs& args) {
     ProgressBar bar(steps);
     for (long i = 0; i < steps; ++i) {
       world.step();
+      if (capture) capture_last_step(*capture, world, args.capture_every);
       bar.update(i + 1);
     }
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (recorder) recorder->close();
+  if (capture) capture->close();
   std::printf("%s", stats.summary(wall).c_str());
   if (certification.suppressed() > 0)
     std::printf("warnings              %ld (%ld not printed)\n", certification.warnings(), certification.suppressed());
   if (!args.record.empty()) std::printf("recording             %s\n", args.record.c_str());
+  if (capture)
+    std::printf("captured problems     %d (%d in the fclib layout) in %s\n", capture->count(), capture->fclib_count(),
+                args.capture.c_str());
   return 0;
 }
 
