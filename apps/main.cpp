@@ -1,4 +1,4 @@
-// pegsim: run scenes, benchmark them, run the thesis experiments.
+// pegsim: run scenes, benchmark them, run the thesis experiments, plot recordings.
 #include "commands.hpp"
 
 #include <CLI/CLI.hpp>
@@ -39,11 +39,18 @@ int main(int argc, char** argv) {
   exp_cmd->add_flag("--no-plots", exp.no_plots, "write the CSV files only");
   exp_cmd->add_flag("--list", exp.list, "list the experiments");
 
+  pegsim::cli::PlotArgs plot;
+  CLI::App* plot_cmd = app.add_subcommand(
+      "plot", "PNG plots of a recording: energy, momentum, contacts, U/I/X, penetration, solver, trajectories");
+  plot_cmd->add_option("recording", plot.recording, "HDF5 recording (pegsim run --record)")->required();
+  plot_cmd->add_option("--out", plot.out, "output folder (default: next to the recording, STEM-plots)");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run_cmd) return pegsim::cli::run_command(run);
     if (*bench_cmd) return pegsim::cli::bench_command(bench);
     if (*exp_cmd) return pegsim::cli::experiment_command(exp);
+    if (*plot_cmd) return pegsim::cli::plot_command(plot);
   } catch (const std::exception& e) {
     std::cerr << "pegsim: error: " << e.what() << "\n";
     return 1;
