@@ -16,7 +16,7 @@ import os
 import sys
 
 import plotting
-from plotting import FLOOR, MATPLOTLIB_MISSING, no_data, save, style
+from plotting import FLOOR, MATPLOTLIB_MISSING, log_range, no_data, save, style
 
 MAX_TRAJECTORIES = 12  # bodies drawn in trajectories.png (the first dynamic ones)
 
@@ -107,6 +107,7 @@ def contacts(r, out):
     axes[1, 0].plot(t, r["traps"], lw=1, color="tab:red", label="standard-model traps")
     style(axes[1, 0], "t (s)", "count", "standard-model traps among the contacts found")
     axes[1, 1].semilogy(t, [max(p, FLOOR) for p in r["max_penetration"]], lw=1)
+    log_range(axes[1, 1], r["max_penetration"])
     style(axes[1, 1], "t (s)", "m", f"deepest penetration after the step (0 drawn at {FLOOR:g})", legend=False)
     fig.tight_layout()
     save(fig, out, "contacts.png")
@@ -122,6 +123,7 @@ def solver(r, out):
     style(axes[0], "t (s)", "count", "solver iterations of the step's last solve")
     axes[1].semilogy(t, [max(x, FLOOR) for x in r["complementarity"]], lw=1, label="complementarity")
     axes[1].semilogy(t, [max(x, FLOOR) for x in r["feasibility"]], lw=1, label="feasibility")
+    log_range(axes[1], r["complementarity"], r["feasibility"])
     style(axes[1], "t (s)", "residual", f"solver residuals (0 drawn at {FLOOR:g})")
     fig.tight_layout()
     save(fig, out, "solver.png")

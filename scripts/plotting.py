@@ -42,6 +42,13 @@ def no_data(ax, text):
     ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, fontsize=9, color="gray")
 
 
+def log_range(ax, *series, smallest_top=1e-6):
+    """A log y axis from just below FLOOR to above the largest value (at least
+    `smallest_top`), so that series of zeros do not get a range of 1e-14."""
+    top = max([smallest_top] + [max(v) for v in series if len(v)])
+    ax.set_ylim(FLOOR / 3, top * 3)
+
+
 def style(ax, xlabel=None, ylabel=None, title=None, legend=True):
     """The common look: light grid, small legend, 10-point titles."""
     if xlabel:

@@ -1,6 +1,7 @@
 """Physics through the module: landing and resting, free flight, determinism."""
 
 import numpy as np
+import pytest
 
 import pegsim
 
@@ -90,3 +91,23 @@ def test_set_state_between_steps():
     np.testing.assert_allclose(world.orientations, q, atol=1e-15)
     world.step()
     np.testing.assert_allclose(world.positions[1, 0], 3.0 + 0.005, rtol=1e-14)
+
+
+def test_planar_state_arrays():
+    scene = pegsim.Scene(dimension=2)
+    scene.gravity = [0, 0]
+    scene.add_body(pegsim.regular_polygon(4, 1.0), position=[1, 2], theta=0.5, mass=1.0, angular_velocity=2.0)
+    world = pegsim.World(scene)
+    np.testing.assert_allclose(world.poses2d, [[1, 2, 0.5]], atol=1e-15)
+    np.testing.assert_allclose(world.orientations, [[np.cos(0.25), 0, 0, np.sin(0.25)]], atol=1e-15)
+    world.step(10)
+    # no torque, no contact: theta advances by h w a step (thesis eq. 2.36 in the plane)
+    np.testing.assert_allclose(world.poses2d[0, 2], 0.5 + 10 * 0.005 * 2.0, rtol=1e-14)
+    world.orientations = [[np.cos(0.1), 0, 0, np.sin(0.1)]]
+    np.testing.assert_allclose(world.poses2d[0, 2], 0.2, rtol=1e-14)
+    world.apply_force(0, [1.0, 0.0], torque=0.5)
+    assert world.torques[0, 2] == 0.5 and world.forces[0, 0] == 1.0
+    with pytest.raises(ValueError, match="about z only"):
+        world.orientations = [[np.cos(0.1), np.sin(0.1), 0, 0]]
+    with pytest.raises(ValueError, match="in the plane"):
+        world.linear_velocities = [[0, 0, 1]]
