@@ -55,8 +55,13 @@ struct GenProblemsArgs {
 };
 int solve_bench_command(const SolveBenchArgs& args);
 int gen_problems_command(const GenProblemsArgs& args);
+struct PlotArgs {
+  std::string recording;  // an HDF5 recording (docs/recording-format.md)
+  std::string out;        // output folder (default: next to the recording, STEM-plots)
+};
 
 int run_command(const RunArgs& args);
+int plot_command(const PlotArgs& args);
 int experiment_command(const ExperimentArgs& args);
 int bench_command(const BenchArgs& args);
 

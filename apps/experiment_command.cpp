@@ -3,9 +3,7 @@
 #include "commands.hpp"
 #include "experiment.hpp"
 #include "experiment_pour.hpp"
-
-#include <sys/wait.h>
-#include <unistd.h>
+#include "python_script.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -19,32 +17,14 @@ namespace fs = std::filesystem;
 using experiment::Context;
 using experiment::Definition;
 
-// Runs `python script name dir` without a shell; returns its exit status (127:
-// could not start it).
-int run_plot_script(const std::string& python, const std::string& script, const std::string& name,
-                    const std::string& dir) {
-  std::fflush(stdout);
-  const pid_t pid = fork();
-  if (pid < 0) return 127;
-  if (pid == 0) {
-    execl(python.c_str(), python.c_str(), script.c_str(), name.c_str(), dir.c_str(), static_cast<char*>(nullptr));
-    std::fprintf(stderr, "pegsim experiment: cannot run %s\n", python.c_str());
-    _exit(127);
-  }
-  int status = 0;
-  if (waitpid(pid, &status, 0) < 0) return 127;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-
 void plot(const Definition& d, const fs::path& dir) {
-  const char* env = std::getenv("PEGSIM_PYTHON");
-  const std::string python = env && *env ? env : "/usr/bin/python3";
-  const fs::path script = fs::path(PEGSIM_SOURCE_DIR) / "scripts" / "plot_experiment.py";
+  const std::string python = python_interpreter();
+  const fs::path script = script_path("plot_experiment.py");
   if (!fs::exists(script)) {
     std::printf("plots: skipped, %s not found (the CSV files are written)\n", script.c_str());
     return;
   }
-  const int status = run_plot_script(python, script.string(), d.name, dir.string());
+  const int status = run_python_script(script.string(), {d.name, dir.string()});
   if (status == 0) return;
   if (status == 3)  // the script's code for "matplotlib is missing"; it printed why
     std::printf("plots: skipped (the CSV files are written)\n");

@@ -1,4 +1,4 @@
-// pegsim: run scenes, benchmark them, run the thesis experiments.
+// pegsim: run scenes, benchmark them, run the thesis experiments, plot recordings.
 #include "commands.hpp"
 
 #include <CLI/CLI.hpp>
@@ -62,6 +62,12 @@ int main(int argc, char** argv) {
   gen_cmd->add_option("--seed", gen.seed, "random seed");
   gen_cmd->add_option("--out", gen.out, "output HDF5 file")->required();
 
+  pegsim::cli::PlotArgs plot;
+  CLI::App* plot_cmd = app.add_subcommand(
+      "plot", "PNG plots of a recording: energy, momentum, contacts, U/I/X, penetration, solver, trajectories");
+  plot_cmd->add_option("recording", plot.recording, "HDF5 recording (pegsim run --record)")->required();
+  plot_cmd->add_option("--out", plot.out, "output folder (default: next to the recording, STEM-plots)");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run_cmd) return pegsim::cli::run_command(run);
@@ -69,6 +75,7 @@ int main(int argc, char** argv) {
     if (*exp_cmd) return pegsim::cli::experiment_command(exp);
     if (*sb_cmd) return pegsim::cli::solve_bench_command(sb);
     if (*gen_cmd) return pegsim::cli::gen_problems_command(gen);
+    if (*plot_cmd) return pegsim::cli::plot_command(plot);
   } catch (const std::exception& e) {
     std::cerr << "pegsim: error: " << e.what() << "\n";
     return 1;

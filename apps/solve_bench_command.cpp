@@ -5,13 +5,12 @@
 // solver and problem), summary.csv (one row per solver), profile.csv and
 // profile.png (Dolan & Moré performance profiles of the solve time).
 #include "commands.hpp"
+#include "python_script.hpp"
 #include "experiment.hpp"
 
 #include "io/capture_reader.hpp"
 #include "solvers/solver_common.hpp"
 
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -96,21 +95,10 @@ void write_profile(const fs::path& file, const std::vector<std::string>& solvers
 }
 
 void plot(const fs::path& dir) {
-  const char* env = std::getenv("PEGSIM_PYTHON");
-  const std::string python = env && *env ? env : "/usr/bin/python3";
-  const fs::path script = fs::path(PEGSIM_SOURCE_DIR) / "scripts" / "plot_solve_bench.py";
   std::fflush(stdout);
-  const pid_t pid = fork();
-  if (pid < 0) return;
-  if (pid == 0) {
-    execl(python.c_str(), python.c_str(), script.c_str(), dir.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    std::printf("plots: %s %s did not draw profile.png (the CSV files are written)\n", python.c_str(),
-                script.c_str());
+  if (run_python_script(script_path("plot_solve_bench.py"), {dir.string()}) != 0)
+    std::printf("plots: %s %s did not draw profile.png (the CSV files are written)\n", python_interpreter().c_str(),
+                script_path("plot_solve_bench.py").c_str());
 }
 
 }  // namespace

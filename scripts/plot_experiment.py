@@ -13,6 +13,9 @@ import math
 import os
 import sys
 
+from plotting import FLOOR, MATPLOTLIB_MISSING, no_data, save
+import plotting
+
 
 def read(directory, name):
     """The rows of DIR/NAME as dicts of strings; [] if the file is absent."""
@@ -44,9 +47,6 @@ def by(rows, key):
     return groups
 
 
-FLOOR = 1e-12  # zeros on a log axis
-
-
 def quartiles(values):
     v = sorted(x for x in values if not math.isnan(x))
     if not v:
@@ -58,17 +58,6 @@ def quartiles(values):
         return v[lo] + (v[hi] - v[lo]) * (k - lo)
 
     return q(0.25), q(0.5), q(0.75)
-
-
-def save(fig, directory, name):
-    path = os.path.join(directory, name)
-    fig.savefig(path, dpi=110, metadata={"Software": None})
-    plt.close(fig)
-    print(f"  plot {path}")
-
-
-def no_data(ax, text):
-    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, fontsize=9, color="gray")
 
 
 # ---- triangle-drop (thesis Fig. 5.6) ------------------------------------------
@@ -281,15 +270,9 @@ def main(argv):
         print(f"plot_experiment.py: {argv[2]} is not a folder", file=sys.stderr)
         return 2
     global plt
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("plot_experiment.py: matplotlib is not installed, no plots drawn "
-              "(Debian: apt-get install python3-matplotlib; then run "
-              f"/usr/bin/python3 scripts/plot_experiment.py {argv[1]} {argv[2]})", file=sys.stderr)
-        return 3
+    plt = plotting.pyplot(f"/usr/bin/python3 scripts/plot_experiment.py {argv[1]} {argv[2]}")
+    if plt is None:
+        return MATPLOTLIB_MISSING
     PLOTS[argv[1]](argv[2])
     return 0
 

@@ -1,0 +1,227 @@
+// Scene: a model and its initial state, built in code (add_material,
+// set_friction, add_body) or loaded from a scene file (load_scene); its
+// options are those of a scene file's options: section (docs/scene-format.md).
+#include "bindings.hpp"
+#include "body_builder.hpp"
+#include "world_handle.hpp"
+
+#include "contact/contact_model.hpp"
+#include "io/scene.hpp"
+#include "solvers/lcp.hpp"
+
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace pegsim::python {
+namespace {
+
+Scene empty_scene(int dimension, const std::string& name) {
+  if (dimension != 2 && dimension != 3)
+    throw std::invalid_argument("Scene: dimension must be 2 or 3, got " + std::to_string(dimension));
+  Scene s;
+  s.source = "<python>";
+  s.name = name;
+  SimOptions& o = s.model.options;
+  o.dimension = dimension == 2 ? Dimension::Planar : Dimension::Spatial;
+  o.gravity = dimension == 2 ? Vec3(0.0, -9.81, 0.0) : Vec3(0.0, 0.0, -9.81);
+  s.model.add_material("default");
+  return s;
+}
+
+double checked_positive(double x, const char* field) {
+  if (!(x > 0.0) || !std::isfinite(x))
+    throw std::invalid_argument(std::string("Scene.") + field + ": must be positive, got " + std::to_string(x));
+  return x;
+}
+
+Mat3 inertia_from(py::handle value, bool planar) {
+  Mat3 j = Mat3::Zero();
+  if (planar) {
+    j(2, 2) = py::cast<double>(value);  // Izz
+    return j;
+  }
+  const Array a = Array::ensure(value);
+  if (a && a.ndim() == 1) {  // principal moments along the shape axes
+    const Vec3 d = vec3_from(value, "add_body: inertia");
+    return d.asDiagonal();
+  }
+  const auto rows = table_from(value, 3, 3, "add_body: inertia");
+  for (int i = 0; i < 3; ++i)
+    for (int k = 0; k < 3; ++k) j(i, k) = rows[i][k];
+  return j;
+}
+
+}  // namespace
+
+// option setters shared with World (bind_world.cpp)
+void set_contact_model_option(SimOptions& o, const std::string& name) {
+  ContactModelKind kind;
+  if (!parse_contact_model(name, kind))
+    throw std::invalid_argument("unknown contact model '" + name + "' (standard|peg|lnc|corrective)");
+  o.model = kind;
+}
+
+void set_solver_option(SimOptions& o, const std::string& name) {
+  const auto names = solver_names();
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
+    std::string known;
+    for (const std::string& s : names) known += (known.empty() ? "" : ", ") + s;
+    throw std::invalid_argument("unknown solver '" + name + "' (available: " + known + ")");
+  }
+  o.solver = name;
+}
+
+void set_formulation_option(SimOptions& o, const std::string& name) {
+  if (name != "stewart-trinkle" && name != "anitescu-potra")
+    throw std::invalid_argument("unknown formulation '" + name + "' (stewart-trinkle|anitescu-potra)");
+  o.formulation = name == "anitescu-potra" ? FormulationKind::AnitescuPotra : FormulationKind::StewartTrinkle;
+}
+
+void set_eps_option(SimOptions& o, py::handle eps) {
+  if (py::isinstance<py::str>(eps)) {
+    if (py::cast<std::string>(eps) != "auto")
+      throw std::invalid_argument("eps: expected a length in m or 'auto', got '" + py::cast<std::string>(eps) + "'");
+    o.eps_auto = true;
+    return;
+  }
+  const double e = py::cast<double>(eps);
+  if (!(e >= 0.0) || !std::isfinite(e)) throw std::invalid_argument("eps: must be >= 0, got " + std::to_string(e));
+  o.eps = e;
+  o.eps_auto = false;
+}
+
+void set_friction_directions_option(SimOptions& o, int n) {
+  if (n < 3)  // fewer do not positively span the tangent plane
+    throw std::invalid_argument("friction_directions: must be at least 3, got " + std::to_string(n));
+  o.friction_directions = n;
+}
+
+void set_tolerance_option(SimOptions& o, double tolerance) {
+  if (!(tolerance > 0.0) || !std::isfinite(tolerance))
+    throw std::invalid_argument("tolerance: must be positive, got " + std::to_string(tolerance));
+  o.solver_tolerance = tolerance;
+}
+
+void bind_scene(py::module_& m) {
+  using O = SimOptions;
+  py::class_<Scene>(m, "Scene", "A model (bodies, materials, options) and its initial state.")
+      .def(py::init(&empty_scene), py::arg("dimension") = 3, py::arg("name") = "scene",
+           "an empty scene of dimension 2 or 3 with the default options and material 'default'")
+      .def_readonly("name", &Scene::name)
+      .def_readonly("source", &Scene::source, "the file it was loaded from, or '<python>'")
+      .def_readonly("text", &Scene::text, "the YAML text it was loaded from ('' if built in code)")
+      .def_property_readonly("dimension", [](const Scene& s) { return static_cast<int>(s.model.options.dimension); })
+      .def_property_readonly("body_count", [](const Scene& s) { return s.model.bodies.size(); })
+      .def_property_readonly("body_names", [](const Scene& s) {
+        std::vector<std::string> out;
+        for (const BodyModel& b : s.model.bodies) out.push_back(b.name);
+        return out;
+      })
+      .def_property_readonly("materials", [](const Scene& s) {
+        std::vector<std::string> out;
+        for (const Material& mat : s.model.materials) out.push_back(mat.name);
+        return out;
+      })
+      // options (docs/scene-format.md, "options")
+      .def_property("h", [](const Scene& s) { return s.model.options.h; },
+                    [](Scene& s, double h) { s.model.options.h = checked_positive(h, "h"); }, "time step (s)")
+      .def_property("duration", [](const Scene& s) { return s.model.options.duration; },
+                    [](Scene& s, double d) { s.model.options.duration = checked_positive(d, "duration"); })
+      .def_property("eps", [](const Scene& s) -> py::object {
+        const O& o = s.model.options;
+        return o.eps_auto ? py::object(py::str("auto")) : py::object(py::float_(o.eps));
+      }, [](Scene& s, py::handle e) { set_eps_option(s.model.options, e); },
+         "contact distance (m), or 'auto' (thesis eq. 5.1 per body pair)")
+      .def_property("eps_theta", [](const Scene& s) { return s.model.options.eps_theta; },
+                    [](Scene& s, double e) {
+                      if (!(e >= -1.0 && e <= 1.0)) throw std::invalid_argument("eps_theta: must lie in [-1, 1]");
+                      s.model.options.eps_theta = e;
+                    }, "applicability relaxation -sin(theta) (thesis 3.2)")
+      .def_property("friction_directions", [](const Scene& s) { return s.model.options.friction_directions; },
+                    [](Scene& s, int n) { set_friction_directions_option(s.model.options, n); })
+      .def_property("model", [](const Scene& s) { return std::string(to_string(s.model.options.model)); },
+                    [](Scene& s, const std::string& n) { set_contact_model_option(s.model.options, n); },
+                    "contact model: standard, peg, lnc or corrective")
+      .def_property("formulation", [](const Scene& s) {
+        return std::string(s.model.options.formulation == FormulationKind::AnitescuPotra ? "anitescu-potra"
+                                                                                          : "stewart-trinkle");
+      }, [](Scene& s, const std::string& n) { set_formulation_option(s.model.options, n); })
+      .def_property("solver", [](const Scene& s) { return s.model.options.solver; },
+                    [](Scene& s, const std::string& n) { set_solver_option(s.model.options, n); })
+      .def_property("solver_tolerance", [](const Scene& s) { return s.model.options.solver_tolerance; },
+                    [](Scene& s, double t) { set_tolerance_option(s.model.options, t); })
+      .def_property("solver_max_iterations", [](const Scene& s) { return s.model.options.solver_max_iterations; },
+                    [](Scene& s, int n) {
+                      if (n < 0) throw std::invalid_argument("solver_max_iterations: must be >= 0");
+                      s.model.options.solver_max_iterations = n;
+                    })
+      .def_property("gravity", [](const Scene& s) { return vector_of(s.model.options.gravity); },
+                    [](Scene& s, py::handle g) {
+                      const bool planar = s.model.options.dimension == Dimension::Planar;
+                      const Vec3 v = vec3_from(g, "Scene.gravity", planar);
+                      if (planar && v.z() != 0.0) throw std::invalid_argument("Scene.gravity: a 2D scene's gravity is (x, y)");
+                      s.model.options.gravity = v;
+                    }, "m/s^2, (3,) (a 2D scene: z = 0)")
+      // materials and friction
+      .def("add_material", [](Scene& s, const std::string& name) {
+        for (const Material& mat : s.model.materials)
+          if (mat.name == name) throw std::invalid_argument("add_material: duplicate material name '" + name + "'");
+        return s.model.add_material(name).index;
+      }, py::arg("name"), "a new material (friction 0 with every other until set_friction)")
+      .def("set_friction", [](Scene& s, const std::string& a, const std::string& b, double mu) {
+        if (!(mu >= 0.0) || !std::isfinite(mu))
+          throw std::invalid_argument("set_friction: mu must be >= 0, got " + std::to_string(mu));
+        s.model.set_friction(material_named(s.model, a), material_named(s.model, b), mu);
+      }, py::arg("a"), py::arg("b"), py::arg("mu"), "Coulomb friction coefficient of a material pair")
+      .def("friction", [](const Scene& s, const std::string& a, const std::string& b) {
+        return s.model.mu(material_named(s.model, a), material_named(s.model, b));
+      }, py::arg("a"), py::arg("b"))
+      // bodies
+      .def("add_body", [](Scene& s, const ShapeHandle& shape, py::object position, py::object orientation, double theta,
+                          py::object velocity, py::object angular_velocity, std::optional<double> mass,
+                          std::optional<double> density, py::object inertia, bool is_static,
+                          const std::string& material, const std::string& name) {
+        const bool planar = s.model.options.dimension == Dimension::Planar;
+        BodySpec b;
+        b.name = name;
+        b.shape = shape.shape;
+        b.is_static = is_static;
+        if (!position.is_none()) b.position = vec3_from(position, "add_body: position", planar);
+        if (!orientation.is_none()) {
+          if (planar) throw std::invalid_argument("add_body: a 2D body turns by theta, not orientation");
+          const auto q = numbers_from(orientation, 4, "add_body: orientation (w, x, y, z)");
+          b.orientation = Quat(q[0], q[1], q[2], q[3]);
+        }
+        if (!planar && theta != 0.0) throw std::invalid_argument("add_body: theta is for 2D bodies; use orientation");
+        b.theta = theta;
+        if (!velocity.is_none()) b.velocity = vec3_from(velocity, "add_body: velocity", planar);
+        if (!angular_velocity.is_none()) {
+          b.angular_velocity = planar ? Vec3(0.0, 0.0, py::cast<double>(angular_velocity))
+                                      : vec3_from(angular_velocity, "add_body: angular_velocity");
+        }
+        b.mass = mass;
+        b.density = density;
+        if (!inertia.is_none()) b.inertia = inertia_from(inertia, planar);
+        b.material = material;
+        return add_body(s, std::move(b));
+      }, py::arg("shape"), py::kw_only(), py::arg("position") = py::none(), py::arg("orientation") = py::none(),
+         py::arg("theta") = 0.0, py::arg("velocity") = py::none(), py::arg("angular_velocity") = py::none(),
+         py::arg("mass") = py::none(), py::arg("density") = py::none(), py::arg("inertia") = py::none(),
+         py::arg("static") = false, py::arg("material") = "default", py::arg("name") = "",
+         "adds a body; returns its index. The shape is placed by position and orientation (w, x, y, z) "
+         "(2D: theta); the body's position is its centre of mass.")
+      .def("__repr__", [](const Scene& s) {
+        return "<pegsim.Scene '" + s.name + "', " + std::to_string(static_cast<int>(s.model.options.dimension)) +
+               "D, " + std::to_string(s.model.bodies.size()) + " bodies>";
+      });
+
+  m.def("load_scene", &load_scene_file, py::arg("path"),
+        "loads a scene file (docs/scene-format.md); ValueError 'FILE:LINE: FIELD: message' if it is malformed");
+  m.def("load_scene_string", &load_scene_string, py::arg("text"), py::arg("source") = "<string>",
+        "loads a scene from YAML text; `source` names it in error messages");
+}
+
+}  // namespace pegsim::python

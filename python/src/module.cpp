@@ -1,0 +1,43 @@
+// PYBIND11_MODULE: the pegsim Python module (docs/python.md).
+//
+// C++ errors arrive as Python exceptions with the C++ message unchanged:
+// bad input (scene files, shapes, unknown solver or model, wrong array shapes)
+// as ValueError, failures while running (a non-finite state, an unreadable
+// recording) as RuntimeError.
+#include "bindings.hpp"
+
+#include "geometry/shape.hpp"
+#include "io/scene.hpp"
+#include "solvers/lcp.hpp"
+
+namespace pegsim::python {
+namespace {
+
+void translate_errors() {
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const SceneError& e) {  // FILE:LINE: FIELD: what is wrong
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const GeometryError& e) {  // an invalid shape
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+    // std::invalid_argument -> ValueError, std::runtime_error -> RuntimeError: pybind11's own
+  });
+}
+
+}  // namespace
+}  // namespace pegsim::python
+
+PYBIND11_MODULE(pegsim, m) {
+  using namespace pegsim::python;
+  m.doc() = "pegsim: rigid-body contact simulation with exact polytope contact (docs/python.md)";
+  translate_errors();
+  bind_shapes(m);
+  bind_scene(m);
+  bind_report(m);
+  bind_world(m);
+  bind_recording(m);
+  m.def("solver_names", &pegsim::solver_names, "the complementarity solvers World(solver=...) accepts");
+  m.attr("contact_models") = py::make_tuple("standard", "peg", "lnc", "corrective");
+}

@@ -1,0 +1,46 @@
+// The World as Python holds it: the C++ World, an optional recording, and the
+// per-step callbacks (RPIsim's userFunction, thesis 6.2), called in that order
+// after every step with (world, report).
+#pragma once
+
+#include "bindings.hpp"
+
+#include "io/recording.hpp"
+#include "io/scene.hpp"
+#include "sim/world.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pegsim::python {
+
+struct WorldHandle {
+  WorldHandle(Model model, State state, std::string scene_text)
+      : world(std::move(model), std::move(state)), scene_text(std::move(scene_text)) {}
+
+  World world;
+  std::string scene_text;              // stored in recordings as /model/scene
+  std::unique_ptr<Recorder> recorder;  // fed after each step, before the callbacks
+  std::vector<py::object> callbacks;
+
+  bool planar() const { return world.model().options.dimension == Dimension::Planar; }
+  std::size_t body_count() const { return world.model().bodies.size(); }
+  // a body given by index or name; IndexError / ValueError otherwise
+  std::uint32_t body(py::handle which) const;
+  // a row label for messages: "row 2 (body 'box2')"
+  std::string row(std::size_t i) const;
+};
+
+// option setters shared by Scene and World (bind_scene.cpp)
+void set_contact_model_option(SimOptions& o, const std::string& name);
+void set_solver_option(SimOptions& o, const std::string& name);
+void set_formulation_option(SimOptions& o, const std::string& name);
+void set_eps_option(SimOptions& o, py::handle eps);
+void set_friction_directions_option(SimOptions& o, int n);
+void set_tolerance_option(SimOptions& o, double tolerance);
+
+// state arrays of World (world_state.cpp)
+void bind_world_state(py::class_<WorldHandle>& c);
+
+}  // namespace pegsim::python
