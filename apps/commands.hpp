@@ -1,6 +1,7 @@
 // The pegsim command line: one function per subcommand.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace pegsim::cli {
@@ -34,7 +35,15 @@ struct ExperimentArgs {
   bool list = false;
 };
 
+struct ReplayArgs {
+  std::string recording;  // HDF5 recording
+  std::string out;        // page path; empty: a temporary file, opened with xdg-open
+  bool no_open = false;
+  std::size_t max_contacts = 1000000;  // more: contacts left out of the page
+};
+
 int run_command(const RunArgs& args);
+int replay_command(const ReplayArgs& args);
 int experiment_command(const ExperimentArgs& args);
 int bench_command(const BenchArgs& args);
 

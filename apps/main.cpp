@@ -39,11 +39,19 @@ int main(int argc, char** argv) {
   exp_cmd->add_flag("--no-plots", exp.no_plots, "write the CSV files only");
   exp_cmd->add_flag("--list", exp.list, "list the experiments");
 
+  pegsim::cli::ReplayArgs replay;
+  CLI::App* replay_cmd = app.add_subcommand("replay", "replay a recording in 3D: one self-contained HTML page");
+  replay_cmd->add_option("recording", replay.recording, "HDF5 recording (pegsim run --record)")->required();
+  replay_cmd->add_option("--out", replay.out, "write the page to FILE (default: a temporary file, opened)");
+  replay_cmd->add_flag("--no-open", replay.no_open, "do not open the page");
+  replay_cmd->add_option("--max-contacts", replay.max_contacts, "leave contacts out above this many");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run_cmd) return pegsim::cli::run_command(run);
     if (*bench_cmd) return pegsim::cli::bench_command(bench);
     if (*exp_cmd) return pegsim::cli::experiment_command(exp);
+    if (*replay_cmd) return pegsim::cli::replay_command(replay);
   } catch (const std::exception& e) {
     std::cerr << "pegsim: error: " << e.what() << "\n";
     return 1;

@@ -35,8 +35,8 @@ export class Controls {
     if (!(this.rowSeconds > 0)) this.rowSeconds = Math.max(data.h * data.every, 1e-6);
 
     this.play = button('\u25B6', 'play / pause (space)');
-    this.back = button('\u23EE', 'step back (left arrow)');
-    this.forward = button('\u23ED', 'step forward (right arrow)');
+    this.back = button('|\u25C0', 'step back (left arrow)');
+    this.forward = button('\u25B6|', 'step forward (right arrow)');
     this.slider = document.createElement('input');
     this.slider.type = 'range';
     this.slider.min = '0';
@@ -69,7 +69,9 @@ export class Controls {
     this.slider.addEventListener('input', () => this.jump(Number(this.slider.value)));
     this.speedSelect.addEventListener('change', () => { this.speed = Number(this.speedSelect.value); });
     window.addEventListener('keydown', (ev) => {
-      if (ev.target instanceof HTMLInputElement && ev.target.type !== 'checkbox' && ev.target.type !== 'range') return;
+      // a focused slider or menu handles its own keys
+      if (ev.target instanceof HTMLSelectElement || (ev.target instanceof HTMLInputElement && ev.target.type !== 'checkbox'))
+        return;
       if (ev.key === ' ') { this.setPlaying(!this.playing); ev.preventDefault(); }
       else if (ev.key === 'ArrowLeft') { this.jump(this.row - 1); ev.preventDefault(); }
       else if (ev.key === 'ArrowRight') { this.jump(this.row + 1); ev.preventDefault(); }
@@ -80,7 +82,7 @@ export class Controls {
     if (on && this.row >= this.data.rows - 1) this.jump(0);
     this.playing = on;
     this.position = this.row;
-    this.play.textContent = on ? '\u23F8' : '\u25B6';
+    this.play.textContent = on ? '||' : '\u25B6';
   }
 
   // Moves to `row` (clamped); stops playback.

@@ -65,7 +65,10 @@ function start() {
   }, (name, on) => view.setOverlay(name, on));
   plots = new PlotPanel(parts.plots, data, (row) => controls.jump(row));
   controls.show(0);
-  window.addEventListener('resize', () => { view.resize(); plots.resize(); });
+  // the view's size is known only once the controls are laid out; follow it
+  new ResizeObserver(() => view.resize()).observe(parts.view);
+  window.addEventListener('resize', () => plots.resize());
+  view.resize();
 
   // frame statistics for benchmarks: drawn frames and their update + render time
   const frames = { count: 0, totalMs: 0, maxMs: 0 };

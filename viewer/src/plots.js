@@ -13,11 +13,13 @@ function transform(v, log) {
   return Math.log10(Math.max(Math.abs(v), 1e-16)); // residuals: 0 drawn at 1e-16
 }
 
-function formatTick(v, log) {
+// A tick label with enough digits to tell the range's two ends apart.
+function formatTick(v, log, range) {
   const x = log ? Math.pow(10, v) : v;
   if (x === 0) return '0';
   const a = Math.abs(x);
-  return a >= 1e4 || a < 1e-2 ? x.toExponential(1) : String(Number(x.toPrecision(3)));
+  const digits = log ? 2 : Math.min(12, Math.max(3, Math.ceil(Math.log10(a / Math.max(range, 1e-300))) + 2));
+  return a >= 1e5 || a < 1e-2 ? x.toExponential(digits - 1) : String(Number(x.toPrecision(digits)));
 }
 
 class Plot {
@@ -81,13 +83,14 @@ class Plot {
     ctx.fillText(`${spec.title}${spec.unit ? ` (${spec.unit})` : ''}${spec.log ? ', log' : ''}`, PAD.left, 11);
     ctx.fillStyle = '#5f6368';
     ctx.textAlign = 'right';
-    ctx.fillText(formatTick(hi, spec.log), PAD.left - 4, PAD.top + 8);
-    ctx.fillText(formatTick(lo, spec.log), PAD.left - 4, PAD.top + h);
+    ctx.fillText(formatTick(hi, spec.log, hi - lo), PAD.left - 4, PAD.top + 8);
+    ctx.fillText(formatTick(lo, spec.log, hi - lo), PAD.left - 4, PAD.top + h);
     ctx.textAlign = 'left';
     ctx.strokeStyle = '#dadce0';
     ctx.strokeRect(PAD.left, PAD.top, w, h);
     // per pixel column: the min-max envelope of its rows
     const columns = Math.max(1, Math.floor(w));
+    let legendX = PAD.left + 4;
     spec.series.forEach((s, si) => {
       ctx.strokeStyle = SERIES_COLORS[si % SERIES_COLORS.length];
       ctx.beginPath();
@@ -106,7 +109,8 @@ class Plot {
       ctx.stroke();
       if (spec.series.length > 1) {
         ctx.fillStyle = ctx.strokeStyle;
-        ctx.fillText(s.label, PAD.left + 4 + 24 * si, PAD.top + 10);
+        ctx.fillText(s.label, legendX, PAD.top + 10);
+        legendX += ctx.measureText(s.label).width + 8;
       }
     });
   }

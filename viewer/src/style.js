@@ -3,8 +3,8 @@ export const STYLE = `
 html, body { margin: 0; height: 100%; font: 13px sans-serif; color: #202124; background: #fff; }
 #pegsim-root { display: flex; height: 100vh; }
 #pegsim-main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
-#pegsim-view { flex: 1; min-height: 0; position: relative; }
-#pegsim-view canvas { display: block; }
+#pegsim-view { flex: 1; min-height: 0; position: relative; overflow: hidden; }
+#pegsim-view canvas { display: block; position: absolute; left: 0; top: 0; }
 #pegsim-controls { display: flex; align-items: center; gap: 6px; padding: 6px; border-top: 1px solid #dadce0; flex-wrap: wrap; }
 #pegsim-controls button { min-width: 32px; }
 .pegsim-slider { flex: 1; min-width: 160px; }
