@@ -36,11 +36,13 @@ function layout() {
 
 function start() {
   const t0 = performance.now();
+  const timing = { parseMs: 0, sceneMs: 0, plotsMs: 0 };
   const element = document.getElementById('pegsim-data');
   let data;
   try {
     if (!element) throw new Error('the page has no recording data (no #pegsim-data element; truncated?)');
     data = parseReplayData(element.textContent);
+    timing.parseMs = performance.now() - t0;
   } catch (e) {
     showError(e.message);
     return;
@@ -52,8 +54,10 @@ function start() {
   document.title = `pegsim replay: ${data.source}`;
 
   let view;
+  const t1 = performance.now();
   try {
     view = new View(parts.view, data);
+    timing.sceneMs = performance.now() - t1;
   } catch (e) {
     showError(`cannot start WebGL (${e.message})`);
     return;
@@ -63,7 +67,9 @@ function start() {
     view.setRow(row);
     if (plots) plots.setRow(row);
   }, (name, on) => view.setOverlay(name, on));
+  const t2 = performance.now();
   plots = new PlotPanel(parts.plots, data, (row) => controls.jump(row));
+  timing.plotsMs = performance.now() - t2;
   controls.show(0);
   // the view's size is known only once the controls are laid out; follow it
   new ResizeObserver(() => view.resize()).observe(parts.view);
@@ -93,6 +99,7 @@ function start() {
     ready: true,
     error: null,
     loadMs,
+    timing, // ms: decoding the data, building the 3D scene, drawing the plots
     rows: data.rows,
     bodies: data.bodies.map((b) => b.name),
     dimension: data.dimension,
@@ -100,6 +107,7 @@ function start() {
     setRow: (row) => { controls.jump(row); view.draw(); return controls.row; },
     play: (speed) => { if (speed) controls.speed = speed; controls.setPlaying(true); },
     playing: () => controls.playing,
+    rowSeconds: controls.rowSeconds, // simulated seconds between rows
     // the three.js object's world matrix (column-major, 16 numbers)
     bodyMatrix: (i) => { view.objects[i].updateMatrixWorld(true); return Array.from(view.objects[i].matrixWorld.elements); },
     contactsDrawn: () => (view.showContacts ? view.contacts.count : 0),

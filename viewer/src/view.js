@@ -11,7 +11,7 @@ export class View {
   constructor(container, data) {
     this.data = data;
     this.container = container;
-    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    this.renderer = new THREE.WebGLRenderer({ antialias: true });
     this.renderer.setPixelRatio(window.devicePixelRatio || 1);
     this.renderer.setClearColor(0xf8f9fa);
     container.append(this.renderer.domElement);

@@ -99,9 +99,13 @@ try {
     fs.writeFileSync(path.join(outdir, 'probe.txt'), `${lines.join('\n')}\n`);
   } else if (mode === 'bench') {
     const info = await page.evaluate(() => ({ rows: window.pegsimViewer.rows, bodies: window.pegsimViewer.bodies.length,
-                                               loadMs: window.pegsimViewer.loadMs }));
-    // play fast enough that every frame shows a new row, for 5 s of wall time
-    await page.evaluate(() => { window.pegsimViewer.resetFrameStats(); window.pegsimViewer.play(25); });
+                                               loadMs: window.pegsimViewer.loadMs, timing: window.pegsimViewer.timing }));
+    // play at one row per 60 Hz frame, so every frame shows a new row, for 5 s
+    await page.evaluate(() => {
+      const v = window.pegsimViewer;
+      v.resetFrameStats();
+      v.play(v.rowSeconds * 60);
+    });
     const t0 = await page.evaluate(() => performance.now());
     const row0 = await page.evaluate(() => window.pegsimViewer.row());
     await page.waitForTimeout(5000);
@@ -109,7 +113,8 @@ try {
                                             now: performance.now() }));
     const seconds = (r.now - t0) / 1000;
     console.log(`page: ${page_path} (${(fs.statSync(page_path).size / 1e6).toFixed(1)} MB), ${info.rows} rows x ${info.bodies} bodies`);
-    console.log(`load: ${wallLoadMs} ms to ready (navigation + parse + decode + scene), viewer start ${info.loadMs.toFixed(0)} ms`);
+    console.log(`load: ${wallLoadMs} ms to ready (navigation + parse + decode + scene), viewer start ${info.loadMs.toFixed(0)} ms ` +
+                `(decode ${info.timing.parseMs.toFixed(0)}, scene ${info.timing.sceneMs.toFixed(0)}, plots ${info.timing.plotsMs.toFixed(0)})`);
     console.log(`playing: ${r.s.frames} frames drawn in ${seconds.toFixed(1)} s (${(r.s.frames / seconds).toFixed(1)} fps), ` +
                 `rows ${row0} -> ${r.row}`);
     console.log(`frame (update + render, software GL): mean ${r.s.meanMs.toFixed(2)} ms, max ${r.s.maxMs.toFixed(2)} ms`);
