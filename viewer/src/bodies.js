@@ -73,8 +73,9 @@ export function buildBodies(data, group, bounds) {
   const objects = [];
   data.bodies.forEach((body, i) => {
     const color = body.isStatic ? STATIC_COLOR : bodyColor(i);
-    const material = new THREE.MeshStandardMaterial({
-      color, flatShading: true, side: THREE.DoubleSide, metalness: 0.0, roughness: 0.8,
+    // Lambert: per-vertex-cheap diffuse light, enough for flat facets
+    const material = new THREE.MeshLambertMaterial({
+      color, flatShading: true, side: THREE.DoubleSide,
       polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1,
     });
     let object;

@@ -38,7 +38,7 @@ try {
   const consoleErrors = [];
   page.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));
   const started = Date.now();
-  await page.goto(pathToFileURL(path.resolve(page_path)).href, { waitUntil: 'load', timeout: 120000 });
+  await page.goto(pathToFileURL(path.resolve(page_path)).href + (process.env.PROBE_HASH || ''), { waitUntil: 'load', timeout: 120000 });
   await page.waitForFunction(() => window.pegsimViewer && (window.pegsimViewer.ready || window.pegsimViewer.error),
                              null, { timeout: 120000 });
   const wallLoadMs = Date.now() - started;
@@ -104,6 +104,7 @@ try {
     await page.evaluate(() => {
       const v = window.pegsimViewer;
       v.resetFrameStats();
+      if (window.location.hash === '#noside') document.getElementById('pegsim-side').style.display = 'none';
       v.play(v.rowSeconds * 60);
     });
     const t0 = await page.evaluate(() => performance.now());
@@ -115,6 +116,7 @@ try {
     console.log(`page: ${page_path} (${(fs.statSync(page_path).size / 1e6).toFixed(1)} MB), ${info.rows} rows x ${info.bodies} bodies`);
     console.log(`load: ${wallLoadMs} ms to ready (navigation + parse + decode + scene), viewer start ${info.loadMs.toFixed(0)} ms ` +
                 `(decode ${info.timing.parseMs.toFixed(0)}, scene ${info.timing.sceneMs.toFixed(0)}, plots ${info.timing.plotsMs.toFixed(0)})`);
+    console.log(`animation frames: ${r.s.ticks} in ${seconds.toFixed(1)} s`);
     console.log(`playing: ${r.s.frames} frames drawn in ${seconds.toFixed(1)} s (${(r.s.frames / seconds).toFixed(1)} fps), ` +
                 `rows ${row0} -> ${r.row}`);
     console.log(`frame (update + render, software GL): mean ${r.s.meanMs.toFixed(2)} ms, max ${r.s.maxMs.toFixed(2)} ms`);
