@@ -38,5 +38,8 @@ echo "== simulate: $STEPS steps of 100 boxes"
 echo "== page"
 /usr/bin/time -f "pegsim replay wall time %e s" "$BUILD/pegsim" replay "$WORK/boxes-100.h5" --out "$WORK/boxes-100.html"
 echo "== browser (headless Chromium, software WebGL)"
-node viewer/test/probe.mjs bench "$WORK/boxes-100.html"
+for viewport in 1280x760 640x380; do
+  echo "-- viewport $viewport"
+  PROBE_VIEWPORT=$viewport node viewer/test/probe.mjs bench "$WORK/boxes-100.html"
+done
 echo "files in $WORK"

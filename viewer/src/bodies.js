@@ -19,13 +19,6 @@ function hullGeometry(body) {
   return g.toNonIndexed(); // flat shading needs a normal per facet corner
 }
 
-function edgeGeometry(body) {
-  const g = new THREE.BufferGeometry();
-  g.setAttribute('position', new THREE.BufferAttribute(body.vertices, 3));
-  g.setIndex(new THREE.BufferAttribute(body.edges, 1));
-  return g;
-}
-
 // Corners of the half-space's visible slab in the body frame: the solid is
 // {p : n.p <= offset}; the slab is centred on the point of the boundary
 // nearest to `centre` (body frame) and `size` wide.
@@ -63,38 +56,109 @@ export function makeScratch() {
   return { position: new THREE.Vector3(), quaternion: new THREE.Quaternion(), scale: new THREE.Vector3(1, 1, 1) };
 }
 
-// Builds the body objects into `group`; returns them (index = body index).
-export function buildBodies(data, group, bounds) {
-  const scratch = makeScratch();
-  const matrix = new THREE.Matrix4();
-  const inverse = new THREE.Matrix4();
-  const size = Math.max(bounds.getSize(new THREE.Vector3()).length(), 1);
-  const centre = bounds.getCenter(new THREE.Vector3());
-  const objects = [];
-  data.bodies.forEach((body, i) => {
-    const color = body.isStatic ? STATIC_COLOR : bodyColor(i);
-    // Lambert: per-vertex-cheap diffuse light, enough for flat facets
-    const material = new THREE.MeshLambertMaterial({
+// Identical hulls share one key (exact vertex and triangle data).
+function hullKey(body) {
+  return `${Array.from(body.vertices).join(',')}|${Array.from(body.triangles).join(',')}`;
+}
+
+// The bodies of a recording in three.js. Hulls are drawn with one
+// InstancedMesh per distinct hull (a pile of 100 equal boxes is one draw
+// call), their facet outlines as one LineSegments rewritten in world
+// coordinates each row, half-spaces as one mesh each. matrices[i] is body i's
+// world transform at the current row.
+export class BodySet {
+  constructor(data, group, bounds) {
+    this.data = data;
+    this.scratch = makeScratch();
+    this.matrices = data.bodies.map(() => new THREE.Matrix4());
+    this.slots = []; // per body: [instanced mesh, instance index] or [mesh, -1]
+    const size = Math.max(bounds.getSize(new THREE.Vector3()).length(), 1);
+    const centre = bounds.getCenter(new THREE.Vector3());
+    const groups = new Map(); // hull key -> body indices, in body order
+    let edgeVertices = 0;
+    data.bodies.forEach((body, i) => {
+      if (body.kind === 'half_space') return;
+      const key = hullKey(body);
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(i);
+      edgeVertices += body.edges.length;
+    });
+    // Lambert: cheap diffuse light, enough for flat facets
+    const surface = (color) => new THREE.MeshLambertMaterial({
       color, flatShading: true, side: THREE.DoubleSide,
       polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1,
     });
-    let object;
-    if (body.kind === 'half_space') {
-      poseMatrix(data, 0, i, matrix, scratch);
-      const local = centre.clone().applyMatrix4(inverse.copy(matrix).invert());
-      object = new THREE.Mesh(halfSpaceGeometry(body, local, size, data.dimension), material);
+    for (const members of groups.values()) {
+      const mesh = new THREE.InstancedMesh(hullGeometry(data.bodies[members[0]]), surface(0xffffff), members.length);
+      mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+      mesh.frustumCulled = false; // instances move anywhere; the hull's own bounds say nothing
+      members.forEach((i, k) => {
+        mesh.setColorAt(k, data.bodies[i].isStatic ? new THREE.Color(STATIC_COLOR) : bodyColor(i));
+        this.slots[i] = [mesh, k];
+      });
+      group.add(mesh);
+    }
+    data.bodies.forEach((body, i) => {
+      if (body.kind !== 'half_space') return;
+      poseMatrix(data, 0, i, this.matrices[i], this.scratch);
+      const local = centre.clone().applyMatrix4(this.matrices[i].clone().invert());
+      const material = surface(STATIC_COLOR);
       material.transparent = data.dimension === 3;
       material.opacity = 0.85;
-    } else {
-      object = new THREE.Mesh(hullGeometry(body), material);
-      object.add(new THREE.LineSegments(edgeGeometry(body), new THREE.LineBasicMaterial({ color: 0x202124 })));
+      const mesh = new THREE.Mesh(halfSpaceGeometry(body, local, size, data.dimension), material);
+      mesh.name = body.name;
+      mesh.matrixAutoUpdate = false;
+      this.slots[i] = [mesh, -1];
+      group.add(mesh);
+    });
+    // all facet outlines, world frame
+    this.edgePositions = new Float32Array(Math.max(edgeVertices, 1) * 3);
+    const g = new THREE.BufferGeometry();
+    this.edgeAttribute = new THREE.BufferAttribute(this.edgePositions, 3);
+    this.edgeAttribute.setUsage(THREE.DynamicDrawUsage);
+    g.setAttribute('position', this.edgeAttribute);
+    g.setDrawRange(0, edgeVertices);
+    this.outlines = new THREE.LineSegments(g, new THREE.LineBasicMaterial({ color: 0x202124 }));
+    this.outlines.frustumCulled = false;
+    group.add(this.outlines);
+  }
+
+  setRow(row) {
+    const { data, matrices } = this;
+    let j = 0;
+    const out = this.edgePositions;
+    for (let i = 0; i < matrices.length; ++i) {
+      const m = matrices[i];
+      poseMatrix(data, row, i, m, this.scratch);
+      const [object, k] = this.slots[i];
+      if (k < 0) {
+        object.matrix.copy(m);
+        object.matrixWorldNeedsUpdate = true;
+        continue;
+      }
+      object.setMatrixAt(k, m);
+      object.instanceMatrix.needsUpdate = true;
+      const body = data.bodies[i], v = body.vertices, edges = body.edges, e = m.elements;
+      for (let n = 0; n < edges.length; ++n) {
+        const c = 3 * edges[n], x = v[c], y = v[c + 1], z = v[c + 2];
+        out[j++] = e[0] * x + e[4] * y + e[8] * z + e[12];
+        out[j++] = e[1] * x + e[5] * y + e[9] * z + e[13];
+        out[j++] = e[2] * x + e[6] * y + e[10] * z + e[14];
+      }
     }
-    object.name = body.name;
-    object.matrixAutoUpdate = false;
-    group.add(object);
-    objects.push(object);
-  });
-  return objects;
+    this.edgeAttribute.needsUpdate = true;
+  }
+
+  // Body i's world matrix as three.js holds it for drawing (instance matrix
+  // times the mesh's world matrix), column-major.
+  worldMatrix(i) {
+    const [object, k] = this.slots[i];
+    object.updateMatrixWorld(true);
+    if (k < 0) return object.matrixWorld.clone();
+    const m = new THREE.Matrix4();
+    object.getMatrixAt(k, m);
+    return m.premultiply(object.matrixWorld);
+  }
 }
 
 // Bounding box of every recorded body position and hull extent (for the

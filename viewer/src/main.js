@@ -42,6 +42,7 @@ function start() {
   try {
     if (!element) throw new Error('the page has no recording data (no #pegsim-data element; truncated?)');
     data = parseReplayData(element.textContent);
+    element.remove(); // decoded: the text (tens of MB for long recordings) is no longer needed
     timing.parseMs = performance.now() - t0;
   } catch (e) {
     showError(e.message);
@@ -110,7 +111,7 @@ function start() {
     playing: () => controls.playing,
     rowSeconds: controls.rowSeconds, // simulated seconds between rows
     // the three.js object's world matrix (column-major, 16 numbers)
-    bodyMatrix: (i) => { view.objects[i].updateMatrixWorld(true); return Array.from(view.objects[i].matrixWorld.elements); },
+    bodyMatrix: (i) => Array.from(view.bodies.worldMatrix(i).elements),
     contactsDrawn: () => (view.showContacts ? view.contacts.count : 0),
     plotTitles: () => plots.plots.map((p) => p.spec.title),
     frameStats: () => ({ ticks: frames.ticks, frames: frames.count, meanMs: frames.count ? frames.totalMs / frames.count : 0, maxMs: frames.maxMs }),

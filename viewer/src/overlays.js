@@ -53,16 +53,16 @@ export class ContactOverlay {
 const BOX_EDGES = [0, 1, 2, 3, 4, 5, 6, 7, 0, 2, 1, 3, 4, 6, 5, 7, 0, 4, 1, 5, 2, 6, 3, 7];
 
 export class BoundsOverlay {
-  constructor(data, objects) {
+  constructor(data, matrices) {
     this.data = data;
-    this.objects = objects;
+    this.matrices = matrices; // per body, world (BodySet.matrices)
     this.s = segments(12 * data.bodies.length, 0x1a73e8);
     this.object = this.s.lines;
     this.min = new Float64Array(3);
     this.max = new Float64Array(3);
   }
 
-  // Uses the objects' current matrices (call after the bodies are posed).
+  // Uses the bodies' current matrices (call after the bodies are posed).
   update() {
     const out = this.s.positions;
     let j = 0, boxes = 0;
@@ -70,7 +70,7 @@ export class BoundsOverlay {
     for (let i = 0; i < bodies.length; ++i) {
       const body = bodies[i];
       if (!body.vertices) continue;
-      const e = this.objects[i].matrix.elements; // column-major
+      const e = this.matrices[i].elements; // column-major
       const v = body.vertices, lo = this.min, hi = this.max;
       lo.fill(Infinity); hi.fill(-Infinity);
       for (let k = 0; k < v.length; k += 3) {

@@ -4,7 +4,7 @@
 // drawing happens on the next animation frame and only when something changed.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import { buildBodies, makeScratch, poseMatrix, sceneBounds } from './bodies.js';
+import { BodySet, sceneBounds } from './bodies.js';
 import { BoundsOverlay, ContactOverlay } from './overlays.js';
 
 export class View {
@@ -29,16 +29,15 @@ export class View {
 
     this.bodyGroup = new THREE.Group();
     this.scene.add(this.bodyGroup);
-    this.objects = buildBodies(data, this.bodyGroup, this.bounds);
+    this.bodies = new BodySet(data, this.bodyGroup, this.bounds);
     this.contacts = new ContactOverlay(data, 0.08 * size);
-    this.boxes = new BoundsOverlay(data, this.objects);
+    this.boxes = new BoundsOverlay(data, this.bodies.matrices);
     this.scene.add(this.contacts.object, this.boxes.object);
     this.showContacts = true;
     this.showBoxes = false;
     this.contacts.object.visible = this.showContacts;
     this.boxes.object.visible = this.showBoxes;
 
-    this.scratch = makeScratch();
     this.row = -1;
     this.dirty = true;
     this.frameMs = 0; // time of the last update + render (ms)
@@ -88,11 +87,7 @@ export class View {
   setRow(row) {
     if (row === this.row) return;
     this.row = row;
-    for (let i = 0; i < this.objects.length; ++i) {
-      const o = this.objects[i];
-      poseMatrix(this.data, row, i, o.matrix, this.scratch);
-      o.matrixWorldNeedsUpdate = true;
-    }
+    this.bodies.setRow(row);
     if (this.showContacts) this.contacts.update(row);
     if (this.showBoxes) this.boxes.update();
     this.dirty = true;

@@ -5,6 +5,7 @@
 //                                      plots, toggles, a plot click, screenshot
 //   node probe.mjs error PAGE OUTDIR   the message a bad page shows
 //   node probe.mjs bench PAGE          load time and frame time while playing
+//                                      (viewport: $PROBE_VIEWPORT, default 1280x760)
 //
 // Results go to OUTDIR as plain text that the C++ test (tests/cli/replay_test.cpp)
 // compares with the recording read by read_recording(); exit status 1 and a
@@ -33,12 +34,13 @@ const browser = await chromium.launch({
          '--ignore-gpu-blocklist'],
 });
 try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 760 } });
+  const size = (process.env.PROBE_VIEWPORT || '1280x760').split('x').map(Number);
+  const context = await browser.newContext({ viewport: { width: size[0], height: size[1] } });
   const page = await context.newPage();
   const consoleErrors = [];
   page.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));
   const started = Date.now();
-  await page.goto(pathToFileURL(path.resolve(page_path)).href + (process.env.PROBE_HASH || ''), { waitUntil: 'load', timeout: 120000 });
+  await page.goto(pathToFileURL(path.resolve(page_path)).href, { waitUntil: 'load', timeout: 120000 });
   await page.waitForFunction(() => window.pegsimViewer && (window.pegsimViewer.ready || window.pegsimViewer.error),
                              null, { timeout: 120000 });
   const wallLoadMs = Date.now() - started;
@@ -104,7 +106,6 @@ try {
     await page.evaluate(() => {
       const v = window.pegsimViewer;
       v.resetFrameStats();
-      if (window.location.hash === '#noside') document.getElementById('pegsim-side').style.display = 'none';
       v.play(v.rowSeconds * 60);
     });
     const t0 = await page.evaluate(() => performance.now());
