@@ -179,6 +179,15 @@ TEST(ReplayBrowser, TruncatedPageShowsAClearMessage) {
   EXPECT_NE(o.text.find("truncated or malformed"), std::string::npos) << o.text;
 }
 
+// The page's decoder alone, under node (viewer/test/data.test.mjs): damaged
+// data is refused with the field named.
+TEST(ReplayPageData, DecoderRefusesDamagedDataNamingTheField) {
+  if (shell("node --version").status != 0) GTEST_SKIP() << "no node (scripts/setup.sh installs nodejs)";
+  const Output o = shell("node --test " + (kViewer / "test" / "data.test.mjs").string());
+  EXPECT_EQ(o.status, 0) << o.text;
+  EXPECT_NE(o.text.find("# fail 0"), std::string::npos) << o.text;
+}
+
 TEST(ReplayCli, TruncatedRecordingFailsNamingTheFile) {
   const fs::path dir = fs::temp_directory_path();
   const fs::path h5 = dir / "pegsim_replay_full.h5", cut = dir / "pegsim_replay_cut.h5";

@@ -7,6 +7,20 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { BodySet, sceneBounds } from './bodies.js';
 import { BoundsOverlay, ContactOverlay } from './overlays.js';
 
+// Drawn length of a contact normal: 60% of the moving bodies' mean hull
+// radius (a body's size), at least 2% of the scene's.
+function normalLength(data, size) {
+  let sum = 0, n = 0;
+  for (const b of data.bodies) {
+    if (!b.vertices || b.isStatic) continue;
+    let r = 0;
+    for (let k = 0; k < b.vertices.length; k += 3) r = Math.max(r, Math.hypot(b.vertices[k], b.vertices[k + 1], b.vertices[k + 2]));
+    sum += r;
+    ++n;
+  }
+  return Math.max(n ? (0.6 * sum) / n : 0.05 * size, 0.02 * size);
+}
+
 export class View {
   constructor(container, data) {
     this.data = data;
@@ -30,7 +44,7 @@ export class View {
     this.bodyGroup = new THREE.Group();
     this.scene.add(this.bodyGroup);
     this.bodies = new BodySet(data, this.bodyGroup, this.bounds);
-    this.contacts = new ContactOverlay(data, 0.08 * size);
+    this.contacts = new ContactOverlay(data, normalLength(data, size));
     this.boxes = new BoundsOverlay(data, this.bodies.matrices);
     this.scene.add(this.contacts.object, this.boxes.object);
     this.showContacts = true;
@@ -51,7 +65,6 @@ export class View {
     if (this.data.dimension === 2) {
       this.camera = new THREE.OrthographicCamera(-1, 1, 1, -1, -10 * size, 10 * size);
       this.camera.position.set(centre.x, centre.y, size);
-      this.viewHeight = 0.7 * size;
     } else {
       this.camera = new THREE.PerspectiveCamera(40, 1, size * 1e-3, size * 100);
       const side = new THREE.Vector3(1, -1.4, 0).projectOnPlane(this.up).normalize();
@@ -73,6 +86,9 @@ export class View {
     this.renderer.setSize(w, h);
     if (this.camera.isOrthographicCamera) {
       const a = w / h;
+      // the whole recording's extent in view, with a margin
+      const extent = this.bounds.getSize(new THREE.Vector3());
+      this.viewHeight = 1.1 * Math.max(extent.y, extent.x / a, 1e-3);
       this.camera.left = -0.5 * this.viewHeight * a;
       this.camera.right = 0.5 * this.viewHeight * a;
       this.camera.top = 0.5 * this.viewHeight;
