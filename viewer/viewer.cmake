@@ -3,7 +3,7 @@
 # `pegsim replay` looks for it. Built when node is installed and `npm ci` has
 # run in viewer/ (scripts/setup.sh does both); otherwise pegsim replay says so.
 find_program(PEGSIM_NODE node)
-if(TARGET pegsim_cli AND PEGSIM_NODE AND EXISTS ${PROJECT_SOURCE_DIR}/viewer/node_modules/esbuild)
+if(TARGET pegsim_cli AND PEGSIM_NODE AND EXISTS "${PEGSIM_NODE}" AND EXISTS ${PROJECT_SOURCE_DIR}/viewer/node_modules/esbuild)
   file(GLOB pegsim_viewer_srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/viewer/src/*.js)
   set(PEGSIM_VIEWER_BUNDLE ${PROJECT_BINARY_DIR}/viewer/pegsim-viewer.js)
   add_custom_command(OUTPUT ${PEGSIM_VIEWER_BUNDLE}
