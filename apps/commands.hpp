@@ -1,6 +1,7 @@
 // The pegsim command line: one function per subcommand.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -60,8 +61,16 @@ struct PlotArgs {
   std::string out;        // output folder (default: next to the recording, STEM-plots)
 };
 
+struct ReplayArgs {
+  std::string recording;  // HDF5 recording
+  std::string out;        // page path; empty: a temporary file, opened with xdg-open
+  bool no_open = false;
+  std::size_t max_contacts = 1000000;  // more: contacts left out of the page
+};
+
 int run_command(const RunArgs& args);
 int plot_command(const PlotArgs& args);
+int replay_command(const ReplayArgs& args);
 int experiment_command(const ExperimentArgs& args);
 int bench_command(const BenchArgs& args);
 

@@ -68,6 +68,13 @@ int main(int argc, char** argv) {
   plot_cmd->add_option("recording", plot.recording, "HDF5 recording (pegsim run --record)")->required();
   plot_cmd->add_option("--out", plot.out, "output folder (default: next to the recording, STEM-plots)");
 
+  pegsim::cli::ReplayArgs replay;
+  CLI::App* replay_cmd = app.add_subcommand("replay", "replay a recording in 3D: one self-contained HTML page");
+  replay_cmd->add_option("recording", replay.recording, "HDF5 recording (pegsim run --record)")->required();
+  replay_cmd->add_option("--out", replay.out, "write the page to FILE (default: a temporary file, opened)");
+  replay_cmd->add_flag("--no-open", replay.no_open, "do not open the page");
+  replay_cmd->add_option("--max-contacts", replay.max_contacts, "leave contacts out above this many");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run_cmd) return pegsim::cli::run_command(run);
@@ -76,6 +83,7 @@ int main(int argc, char** argv) {
     if (*sb_cmd) return pegsim::cli::solve_bench_command(sb);
     if (*gen_cmd) return pegsim::cli::gen_problems_command(gen);
     if (*plot_cmd) return pegsim::cli::plot_command(plot);
+    if (*replay_cmd) return pegsim::cli::replay_command(replay);
   } catch (const std::exception& e) {
     std::cerr << "pegsim: error: " << e.what() << "\n";
     return 1;

@@ -11,7 +11,6 @@
 #include "io/capture_reader.hpp"
 #include "solvers/solver_common.hpp"
 
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>

@@ -7,7 +7,12 @@ cd "$(dirname "$0")/.."
 PACKAGES=(build-essential cmake ninja-build ccache pkg-config
           libeigen3-dev libqhull-dev libyaml-cpp-dev libhdf5-dev hdf5-tools libcli11-dev
           libgtest-dev libgmock-dev libbenchmark-dev libsiconos-numerics-dev
-          python3 python3-dev python3-pybind11 python3-numpy python3-h5py python3-pytest python3-matplotlib)
+          python3 python3-dev python3-pybind11 python3-numpy python3-h5py python3-pytest python3-matplotlib
+          chromium chromium-driver)
+# the replay viewer (viewer/) is bundled with node and npm; Debian's nodejs and
+# npm are installed only when no node/npm is on the PATH (e.g. NodeSource's)
+command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
+command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -19,6 +24,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+
+# the viewer's JS dependencies (three, esbuild, playwright-core: viewer/package-lock.json);
+# the CMake target pegsim_viewer then bundles it next to the binary
+if [ ! -d viewer/node_modules ] || [ viewer/package-lock.json -nt viewer/node_modules/.package-lock.json ]; then
+  (cd viewer && npm ci --no-audit --no-fund) ||
+    echo "setup: warning: npm ci failed in viewer/: pegsim replay's viewer is not built, its browser tests skip" >&2
 fi
 
 BUILD_TYPE=${PEGSIM_BUILD_TYPE:-Release}
