@@ -52,14 +52,12 @@ py::object vertices_of(const ShapeHandle& h) {
 
 }  // namespace
 
-const char* shape_kind(const Shape& s) {
-  return is_polyhedron(s) ? "polyhedron" : is_polygon(s) ? "polygon" : "half_space";
-}
+const char* shape_kind(const Shape& s) { return shape_kind_name(s); }
 
 void bind_shapes(py::module_& m) {
   py::class_<ShapeHandle>(m, "Shape", "A convex polyhedron (3D), convex polygon (2D) or half-space, in its own frame.")
       .def_property_readonly("kind", [](const ShapeHandle& s) { return shape_kind(s.shape); },
-                             "'polyhedron', 'polygon' or 'half_space'")
+                             "'polyhedron', 'polygon', 'compound' or 'half_space'")
       .def_property_readonly("vertices", &vertices_of, "(k, 3) or (k, 2) array; None for a half-space")
       .def("__repr__", [](const ShapeHandle& s) {
         const py::object v = vertices_of(s);
@@ -120,6 +118,19 @@ void bind_shapes(py::module_& m) {
       throw std::invalid_argument("pegsim.regular_polygon: sides must be at least 3, got " + std::to_string(sides));
     return checked("regular_polygon", [&] { return make_regular_polygon(sides, positive(radius, "regular_polygon", "radius")); });
   }, py::arg("sides"), py::arg("radius"), "circumradius");
+
+  // non-convex bodies (thesis 4.5): a union of overlapping convex parts
+  m.def("compound", [](const std::vector<std::pair<ShapeHandle, py::object>>& parts) {
+    std::vector<Shape> shapes;
+    for (const auto& [part, offset] : parts) {
+      Shape s = part.shape;
+      if (!offset.is_none()) translate_shape(s, -vec3_from(offset, "pegsim.compound: offset", true));
+      shapes.push_back(std::move(s));
+    }
+    return checked("compound", [&] { return make_compound(std::move(shapes)); });
+  }, py::arg("parts"),
+     "a non-convex shape as the union of convex parts: [(shape, offset or None), ...]; let neighbouring parts "
+     "overlap (docs/scene-format.md)");
 
   // either dimension; static bodies only
   m.def("half_space", [](py::handle normal, double offset) {

@@ -29,8 +29,9 @@ std::uint32_t add_body(Scene& scene, BodySpec spec) {
 
   // shape of the scene's dimension; a half-space belongs to a static body
   const bool half_space = is_half_space(spec.shape);
-  if (planar && is_polyhedron(spec.shape)) fail("a polyhedron in a 2D scene (use polygon, rectangle, ...)");
-  if (!planar && is_polygon(spec.shape)) fail("a polygon in a 3D scene (use box, polyhedron, ...)");
+  const Shape& first = part_of(spec.shape, 0);  // a compound's parts are all of one kind
+  if (planar && is_polyhedron(first)) fail("a polyhedron in a 2D scene (use polygon, rectangle, ...)");
+  if (!planar && is_polygon(first)) fail("a polygon in a 3D scene (use box, polyhedron, ...)");
   if (half_space && !spec.is_static) fail("a half-space can only belong to a static body (static=True)");
   if (planar && half_space && std::get<HalfSpace>(spec.shape).normal.z() != 0.0)
     fail("a 2D half-plane's normal is (x, y)");
@@ -66,8 +67,7 @@ std::uint32_t add_body(Scene& scene, BodySpec spec) {
     if (spec.density && !(*spec.density > 0.0 && std::isfinite(*spec.density)))
       fail("density must be positive, got " + std::to_string(*spec.density));
     const double rho = spec.density.value_or(1.0);
-    const MassProperties mp = is_polyhedron(spec.shape) ? mass_properties(std::get<Polyhedron>(spec.shape), rho)
-                                                        : mass_properties(std::get<Polygon>(spec.shape), rho);
+    const MassProperties mp = mass_properties(spec.shape, rho);
     if (!(mp.mass > 0.0) || !std::isfinite(mp.mass)) fail("the shape has no volume");
     if (spec.mass) {
       body.mass = *spec.mass;
@@ -87,8 +87,7 @@ std::uint32_t add_body(Scene& scene, BodySpec spec) {
     }
     Vec3 centroid = mp.centre_of_mass;
     if (planar) centroid.z() = 0.0;
-    if (auto* p = std::get_if<Polyhedron>(&spec.shape)) p->translate(centroid);
-    if (auto* p = std::get_if<Polygon>(&spec.shape)) p->translate(Vec2(centroid.x(), centroid.y()));
+    translate_shape(spec.shape, centroid);
     position += rotation * centroid;
   }
   body.shape = std::move(spec.shape);

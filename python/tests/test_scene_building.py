@@ -60,3 +60,29 @@ def test_every_shape_kind_builds():
         assert shape.kind == "polygon"
     assert pegsim.half_space().kind == "half_space"
     assert pegsim.box([1, 2, 3]).vertices.shape == (8, 3)
+
+
+def test_compound_l_shape_mass_and_rest():
+    # a non-convex L as two overlapping rectangles (thesis 4.5): the union's
+    # area is 0.6 * 0.15 + 0.15 * 0.35 (the overlap counted once); dropped on
+    # a half-plane it comes to rest on its bar without sinking into it
+    scene = pegsim.Scene(dimension=2)
+    scene.model = "peg"
+    ell = pegsim.compound([(pegsim.rectangle(0.6, 0.15), None),
+                           (pegsim.rectangle(0.15, 0.5), [-0.225, 0.175])])
+    assert ell.kind == "compound"
+    scene.add_body(pegsim.half_space([0, 1], 0.0), static=True)
+    i = scene.add_body(ell, position=[0, 0.2], density=1.0)
+    world = pegsim.World(scene)
+    np.testing.assert_allclose(world.masses[i], 0.6 * 0.15 + 0.15 * 0.35, rtol=1e-12)
+    world.run(1.5)
+    # the bar's bottom (0.075 below the shape origin) rests on y = 0: the
+    # centroid sits at 0.075 + its height above the shape origin
+    centroid_y = (0.6 * 0.15 * 0.0 + 0.15 * 0.35 * (0.075 + 0.175)) / (0.6 * 0.15 + 0.15 * 0.35)
+    np.testing.assert_allclose(world.positions[i][1], 0.075 + centroid_y, atol=1e-6)
+    np.testing.assert_allclose(world.linear_velocities[i], 0.0, atol=1e-6)
+
+
+def test_compound_rejects_mixed_parts():
+    with pytest.raises(ValueError, match="compound"):
+        pegsim.compound([(pegsim.rectangle(1, 1), None), (pegsim.box([1, 1, 1]), None)])

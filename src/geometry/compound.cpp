@@ -136,13 +136,6 @@ void Compound::translate(const Vec3& offset) {
   }
 }
 
-double bounding_radius(const Shape& s) {
-  if (const auto* p = std::get_if<Polyhedron>(&s)) return p->bounding_radius;
-  if (const auto* p = std::get_if<Polygon>(&s)) return p->bounding_radius;
-  if (const auto* c = std::get_if<Compound>(&s)) return c->bounding_radius;
-  return 0.0;
-}
-
 MassProperties mass_properties(const Compound& c, double density) {
   if (c.parts.empty()) throw GeometryError("mass_properties: empty compound");
   const OriginMoments m = is_polygon(c.parts.front()) ? UnionOfPolygons(c, density).sum()

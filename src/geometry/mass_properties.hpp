@@ -21,6 +21,7 @@ MassProperties mass_properties(const Polygon& p, double density);
 // Union of a compound's overlapping convex parts (inclusion-exclusion, compound.cpp).
 struct Compound;
 MassProperties mass_properties(const Compound& c, double density);
+// Any shape: MassProperties mass_properties(const Shape&, double) in geometry/shape.hpp.
 
 double volume(const Polyhedron& p);
 double area(const Polygon& p);

@@ -1,6 +1,7 @@
 // The shapes a body can have.
 #pragma once
 
+#include "geometry/mass_properties.hpp"
 #include "geometry/polygon.hpp"
 #include "geometry/polyhedron.hpp"
 #include "math/types.hpp"
@@ -63,7 +64,16 @@ inline const Shape& part_of(const Shape& s, int part) {
   return c ? c->parts[static_cast<std::size_t>(part)] : s;
 }
 
-// Body-frame bounding radius (max |v|); infinite for a half-space.
+// Body-frame bounding radius (max |v|); 0 for a half-space (unbounded: callers
+// treat half-spaces first).
 double bounding_radius(const Shape& s);
+// "polyhedron", "polygon", "compound" or "half_space".
+const char* shape_kind_name(const Shape& s);
+// Moves the shape's frame by -offset (its points' coordinates decrease by
+// offset; 2D shapes use x, y), as Polygon/Polyhedron::translate do.
+void translate_shape(Shape& s, const Vec3& offset);
+// Mass properties of a uniform solid (3D) or lamina (2D) of any shape kind;
+// throws GeometryError for a half-space.
+MassProperties mass_properties(const Shape& s, double density);
 
 }  // namespace pegsim

@@ -38,21 +38,13 @@ Shape resolve_shape(const Field& f, const ShapeLibrary& shapes, Dimension dimens
 MassProperties mass_of(const Field& shape_field, const Shape& shape, double density) {
   MassProperties mp;
   try {
-    if (const auto* c = std::get_if<Compound>(&shape)) mp = mass_properties(*c, density);
-    else mp = is_polyhedron(shape) ? mass_properties(std::get<Polyhedron>(shape), density)
-                                   : mass_properties(std::get<Polygon>(shape), density);
+    mp = mass_properties(shape, density);
   } catch (const std::exception& e) {
     shape_field.fail(std::string("cannot compute mass properties: ") + e.what());
   }
   if (!(mp.mass > 0.0) || !std::isfinite(mp.mass))
     shape_field.fail("shape has no volume (mass " + std::to_string(mp.mass) + ")");
   return mp;
-}
-
-void move_origin_to(Shape& shape, const Vec3& centroid) {
-  if (auto* p = std::get_if<Polyhedron>(&shape)) p->translate(centroid);
-  if (auto* p = std::get_if<Polygon>(&shape)) p->translate(Vec2(centroid.x(), centroid.y()));
-  if (auto* c = std::get_if<Compound>(&shape)) c->translate(centroid);
 }
 
 Vec3 point_or_vector(const Field& f, bool planar) { return planar ? lift(f.vec2()) : f.vec3(); }
@@ -131,7 +123,7 @@ void parse_body(const Field& f, std::size_t index, const ShapeLibrary& shapes, M
     }
     Vec3 centroid = mp.centre_of_mass;
     if (planar) centroid.z() = 0.0;
-    move_origin_to(body.shape, centroid);
+    translate_shape(body.shape, centroid);
     position += rotation * centroid;
   }
 

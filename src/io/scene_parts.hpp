@@ -34,7 +34,6 @@ using ShapeLibrary = std::map<std::string, NamedShape>;
 ShapeLibrary parse_shape_library(const Field& shapes, Dimension dimension);
 // One shape map, e.g. {box: [1, 2, 3]}; fails on a shape of the other dimension.
 Shape parse_shape(const Field& spec, Dimension dimension);
-const char* shape_kind_name(const Shape& shape);
 
 // bodies: (scene_bodies.cpp)
 void parse_bodies(const Field& bodies, const ShapeLibrary& shapes, Model& model, State& state);

@@ -100,8 +100,7 @@ Shape compound(const Field& f, Dimension dimension) {
       spec.fail("a compound's part must be a convex polygon or polyhedron");
     if (const Field offset = item["offset"]; offset.present()) {
       const Vec3 d = planar ? lift(offset.vec2()) : offset.vec3();
-      if (auto* p = std::get_if<Polyhedron>(&part)) p->translate(-d);
-      if (auto* p = std::get_if<Polygon>(&part)) p->translate(Vec2(-d.x(), -d.y()));
+      translate_shape(part, -d);
     }
     parts.push_back(std::move(part));
   }
@@ -177,13 +176,6 @@ std::string kinds_of(Dims dims) {
 }
 
 }  // namespace
-
-const char* shape_kind_name(const Shape& shape) {
-  if (is_polyhedron(shape)) return "polyhedron";
-  if (is_polygon(shape)) return "polygon";
-  if (is_compound(shape)) return "compound";
-  return "half_space";
-}
 
 Shape parse_shape(const Field& spec, Dimension dimension) {
   const bool planar = dimension == Dimension::Planar;
