@@ -151,8 +151,10 @@ SolverResult Dvc3dQpSolver::solve(const LcpProblem& p, VecX& z) {
     w += p.b;
     solver_detail::residuals_from_w(p, z, w, result);
     if (solver_detail::within_tolerance(p, result, options_.tolerance)) return finish(SolverStatus::Solved, {});
-    if (!std::isfinite(result.complementarity))
+    if (!std::isfinite(result.complementarity)) {
+      z.setZero();  // the caller applies z even on failure
       return finish(SolverStatus::NumericalFailure, "dvc3d-qp: the impulses diverged");
+    }
   }
   return finish(SolverStatus::MaxIterations, "dvc3d-qp: not converged in " + std::to_string(max_rounds) +
                                                  " rounds (residual " +

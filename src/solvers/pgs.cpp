@@ -311,6 +311,8 @@ SolverResult PgsSolver::solve(const LcpProblem& problem, VecX& z) {
   const solver_detail::Stopwatch clock;
   SolverResult result;
   auto finish = [&](SolverStatus status, std::string message) {
+    // messages are written "pgs: ..."; psor reports under its own name
+    if (name_ != "pgs" && message.starts_with("pgs")) message = std::string(name_) + message.substr(3);
     return solver_detail::finish(result, clock, status, std::move(message));
   };
   // the velocity engine when the structure is usable, else the dense one

@@ -7,7 +7,8 @@
 // (it then reports MaxIterations, or NumericalFailure when it diverges).
 // A_ii <= 0 (Stewart-Trinkle's slip rows, eq. 6.1) is Unsupported.
 // Warm start: the given z, clamped at 0; at the solution it stops with 0
-// iterations. Default limit 1000 iterations; residuals (SolverResult) every
+// iterations. On failure z is the iterate of least residual (the warm start
+// when the iteration diverges from it). Default limit 1000 iterations; residuals (SolverResult) every
 // iteration, on w = A z + b, which the next iteration needs anyway.
 #include "solvers/diagonal_iteration.hpp"
 #include "solvers/solver_common.hpp"
@@ -34,6 +35,17 @@ class ProjectedJacobiSolver final : public LcpSolver {
       return solver_detail::finish(result, clock, SolverStatus::Unsupported,
                                    "projected-jacobi: relaxation outside (0, 2)");
     const int max_iterations = options_.max_iterations > 0 ? options_.max_iterations : kDefaultMaxIterations;
+    // the iterate of least residual, returned on failure (the caller applies z
+    // even then, and a diverged iterate is no use to it)
+    VecX best = z;
+    SolverResult best_result = result;
+    auto fail = [&](SolverStatus status, std::string message) {
+      const int iterations = result.iterations;
+      z = best;
+      result = best_result;
+      result.iterations = iterations;
+      return solver_detail::finish(result, clock, status, std::move(message));
+    };
     for (int k = 1; k <= max_iterations; ++k) {
       solver_detail::diagonal_step(p, inv_diag, lambda, w, z);  // eq. 2.47
       w.noalias() = p.A * z;
@@ -43,13 +55,16 @@ class ProjectedJacobiSolver final : public LcpSolver {
       if (solver_detail::within_tolerance(p, result, options_.tolerance))
         return solver_detail::finish(result, clock, SolverStatus::Solved, {});
       if (!std::isfinite(result.complementarity))
-        return solver_detail::finish(result, clock, SolverStatus::NumericalFailure,
-                                     "projected-jacobi: the iterate diverged");
+        return fail(SolverStatus::NumericalFailure, "projected-jacobi: the iterate diverged");
+      if (solver_detail::residual_norm(result) < solver_detail::residual_norm(best_result)) {
+        best = z;
+        best_result = result;
+      }
     }
-    return solver_detail::finish(result, clock, SolverStatus::MaxIterations,
+    return fail(SolverStatus::MaxIterations,
                                  "projected-jacobi: not converged in " + std::to_string(max_iterations) +
-                                     " iterations (residual " +
-                                     std::to_string(solver_detail::residual_norm(result)) + ")");
+                                     " iterations (best residual " +
+                                     std::to_string(solver_detail::residual_norm(best_result)) + ")");
   }
 
   static constexpr int kDefaultMaxIterations = 1000;
