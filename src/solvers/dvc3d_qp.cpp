@@ -68,6 +68,11 @@ SolverResult Dvc3dQpSolver::solve(const LcpProblem& p, VecX& z) {
   const int n = p.size();
   if (z.size() != n || !z.allFinite()) z = VecX::Zero(n);
   if (n == 0) return finish(SolverStatus::Solved, {});
+  for (int i = 0; i < n; ++i)
+    if (!is_free(p, i)) z(i) = std::max(z(i), 0.0);
+  VecX w = p.A * z + p.b;
+  solver_detail::residuals_from_w(p, z, w, result);
+  if (solver_detail::within_tolerance(p, result, options_.tolerance)) return finish(SolverStatus::Solved, {});
   for (int i = 0; i < n; ++i) {
     const RowRole r = role_of(p, i);
     const bool fits = is_free(p, i) ? r == RowRole::Bilateral
@@ -92,11 +97,6 @@ SolverResult Dvc3dQpSolver::solve(const LcpProblem& p, VecX& z) {
       return finish(SolverStatus::Unsupported, "dvc3d-qp: friction row " + std::to_string(i) + " has no contact");
     normal.push_back(i);
   }
-  for (int i = 0; i < n; ++i)
-    if (!is_free(p, i)) z(i) = std::max(z(i), 0.0);
-  VecX w = p.A * z + p.b;
-  solver_detail::residuals_from_w(p, z, w, result);
-  if (solver_detail::within_tolerance(p, result, options_.tolerance)) return finish(SolverStatus::Solved, {});
 
   // QP 1's problem: A_nn fixed, b from the current friction impulses
   LcpProblem qp1;
