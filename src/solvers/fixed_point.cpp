@@ -10,9 +10,10 @@
 // alpha falls below kMinStep the step is taken anyway and alpha restarts at 1
 // (the merit need not decrease along the projected direction when A is not
 // symmetric). Converges on symmetric positive definite A; on other matrices
-// it reports MaxIterations honestly. A_ii <= 0 (slip rows of eq. 6.1) is
-// Unsupported. Warm start: the given z, clamped; at the solution it stops with
-// 0 iterations. Iterations count trial steps, accepted or not (default 2000).
+// it reports MaxIterations honestly. Stewart-Trinkle contacts move by blocks
+// (diagonal_iteration.hpp); any other row with A_ii <= 0 is Unsupported.
+// Warm start: the given z, clamped; at the solution it stops with 0
+// iterations. Iterations count trial steps, accepted or not (default 2000).
 #include "solvers/diagonal_iteration.hpp"
 #include "solvers/solver_common.hpp"
 
@@ -43,8 +44,8 @@ class FixedPointSolver final : public LcpSolver {
   SolverResult solve(const LcpProblem& p, VecX& z) override {
     const solver_detail::Stopwatch clock;
     SolverResult result;
-    VecX w, inv_diag;
-    if (!solver_detail::start_diagonal_iteration(p, name(), options_, z, w, inv_diag, result))
+    VecX w;
+    if (!solver_detail::start_diagonal_iteration(p, name(), options_, z, w, plan_, result))
       return solver_detail::finish(result, clock, result.status, result.message);
     const int max_iterations = options_.max_iterations > 0 ? options_.max_iterations : kDefaultMaxIterations;
     double alpha = 1.0;
@@ -53,7 +54,7 @@ class FixedPointSolver final : public LcpSolver {
     for (int k = 1; k <= max_iterations; ++k) {
       result.iterations = k;
       z_trial = z;
-      solver_detail::diagonal_step(p, inv_diag, alpha, w, z_trial);  // eq. 2.45
+      solver_detail::diagonal_step(p, plan_, alpha, w, z_trial);  // eq. 2.45
       w_trial.noalias() = p.A * z_trial;
       w_trial += p.b;
       const double trial = merit(p, z_trial, w_trial);
@@ -83,6 +84,7 @@ class FixedPointSolver final : public LcpSolver {
 
  private:
   SolverOptions options_;
+  solver_detail::DiagonalPlan plan_;
 };
 
 }  // namespace

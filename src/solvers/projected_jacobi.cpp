@@ -5,7 +5,8 @@
 // lambda ~ 0.5 best on its problems). Free rows skip the max. Converges for
 // strictly diagonally dominant A with 0 < lambda <= 1; no guarantee otherwise
 // (it then reports MaxIterations, or NumericalFailure when it diverges).
-// A_ii <= 0 (Stewart-Trinkle's slip rows, eq. 6.1) is Unsupported.
+// Stewart-Trinkle contacts (eq. 6.1; slip rows have A_ss = 0) move by
+// blocks (diagonal_iteration.hpp); any other row with A_ii <= 0 is Unsupported.
 // Warm start: the given z, clamped at 0; at the solution it stops with 0
 // iterations. On failure z is the iterate of least residual (the warm start
 // when the iteration diverges from it). Default limit 1000 iterations; residuals (SolverResult) every
@@ -27,8 +28,8 @@ class ProjectedJacobiSolver final : public LcpSolver {
   SolverResult solve(const LcpProblem& p, VecX& z) override {
     const solver_detail::Stopwatch clock;
     SolverResult result;
-    VecX w, inv_diag;
-    if (!solver_detail::start_diagonal_iteration(p, name(), options_, z, w, inv_diag, result))
+    VecX w;
+    if (!solver_detail::start_diagonal_iteration(p, name(), options_, z, w, plan_, result))
       return solver_detail::finish(result, clock, result.status, result.message);
     const double lambda = options_.relaxation;
     if (!(lambda > 0.0 && lambda < 2.0))
@@ -47,7 +48,7 @@ class ProjectedJacobiSolver final : public LcpSolver {
       return solver_detail::finish(result, clock, status, std::move(message));
     };
     for (int k = 1; k <= max_iterations; ++k) {
-      solver_detail::diagonal_step(p, inv_diag, lambda, w, z);  // eq. 2.47
+      solver_detail::diagonal_step(p, plan_, lambda, w, z);  // eq. 2.47
       w.noalias() = p.A * z;
       w += p.b;
       solver_detail::residuals_from_w(p, z, w, result);
@@ -71,6 +72,7 @@ class ProjectedJacobiSolver final : public LcpSolver {
 
  private:
   SolverOptions options_;
+  solver_detail::DiagonalPlan plan_;
 };
 
 }  // namespace

@@ -108,8 +108,10 @@ TEST(SolverSuite, SemiDefiniteContactProblemsAgreeOnW) {
 
 TEST(SolverSuite, StewartTrinkleStepsAreSolvedOrDeclined) {
   // eq. 6.1: monotone, not symmetric, zero diagonal on the slip rows. The
-  // contact-aware solvers solve it; the diagonal iterations and ppm decline.
+  // contact-aware solvers solve it (projected Jacobi and fixed-point by
+  // contact blocks, diagonal_iteration.hpp); ppm (not symmetric) declines.
   std::mt19937 rng(7003);
+  int diagonal_solved = 0;  // Jacobi-type iterations: no guarantee on these matrices
   for (int rep = 0; rep < 10; ++rep) {
     const int bodies = 2 + rep % 3;
     const test::StewartTrinkleStep st = test::random_stewart_trinkle(rng, bodies, 1 + rep % (2 * bodies), 4);
@@ -117,8 +119,8 @@ TEST(SolverSuite, StewartTrinkleStepsAreSolvedOrDeclined) {
     const std::string what = "scene " + std::to_string(rep);
     const double scale = 1.0 + st.lcp.b.cwiseAbs().maxCoeff();
     for (const char* must : {"lemke", "pgs", "psor", "interior-point", "dvc3d-qp"}) expect_solved(find(runs, must), what);
-    for (const char* declines : {"projected-jacobi", "fixed-point", "ppm"})
-      EXPECT_EQ(find(runs, declines).result.status, SolverStatus::Unsupported) << declines;
+    diagonal_solved += find(runs, "fixed-point").result.ok() + find(runs, "projected-jacobi").result.ok();
+    EXPECT_EQ(find(runs, "ppm").result.status, SolverStatus::Unsupported);
     for (const SolverRun& r : runs) {
       expect_honest(st.lcp, r, what);
       // the physics conditions from the velocities (eqs. 2.21, 2.27, 6.2); 1e-8: the
@@ -128,6 +130,7 @@ TEST(SolverSuite, StewartTrinkleStepsAreSolvedOrDeclined) {
       }
     }
   }
+  EXPECT_GE(diagonal_solved, 10);  // of 20 runs (measured: 19)
 }
 
 TEST(SolverSuite, PegShapedProblemsAreSolvedOrReportedNeverFaked) {
