@@ -4,7 +4,8 @@
 // previous iterate, lambda = SolverOptions::relaxation (the thesis found
 // lambda ~ 0.5 best on its problems). Free rows skip the max. Converges for
 // strictly diagonally dominant A with 0 < lambda <= 1; no guarantee otherwise
-// (it then reports MaxIterations, or NumericalFailure when it diverges).
+// (it then reports MaxIterations, or NumericalFailure as soon as the residual
+// exceeds kDiverged times the best one: diverging).
 // Stewart-Trinkle contacts (eq. 6.1; slip rows have A_ss = 0) move by
 // blocks (diagonal_iteration.hpp); any other row with A_ii <= 0 is Unsupported.
 // Warm start: the given z, clamped at 0; at the solution it stops with 0
@@ -55,7 +56,8 @@ class ProjectedJacobiSolver final : public LcpSolver {
       result.iterations = k;
       if (solver_detail::within_tolerance(p, result, options_.tolerance))
         return solver_detail::finish(result, clock, SolverStatus::Solved, {});
-      if (!std::isfinite(result.complementarity))
+      if (!std::isfinite(result.complementarity) ||
+          solver_detail::residual_norm(result) > kDiverged * solver_detail::residual_norm(best_result))
         return fail(SolverStatus::NumericalFailure, "projected-jacobi: the iterate diverged");
       if (solver_detail::residual_norm(result) < solver_detail::residual_norm(best_result)) {
         best = z;
@@ -69,6 +71,9 @@ class ProjectedJacobiSolver final : public LcpSolver {
   }
 
   static constexpr int kDefaultMaxIterations = 1000;
+  // a residual this many times the best one so far: diverging (the
+  // iteration matrix has spectral radius > 1), stop instead of running on
+  static constexpr double kDiverged = 1e3;
 
  private:
   SolverOptions options_;
