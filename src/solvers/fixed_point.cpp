@@ -24,7 +24,7 @@
 namespace pegsim {
 namespace {
 
-constexpr double kMaxStep = 1.9;  // below 2: the Jacobi-type step stays a contraction on well-scaled SPD rows
+constexpr double kMaxStep = 1.9;  // below 2: at alpha = 2 a row alone would overshoot to the mirror of its solution
 constexpr double kMinStep = 1e-10;
 
 double merit(const LcpProblem& p, const VecX& z, const VecX& w) {
