@@ -164,11 +164,11 @@ TEST(SolverSuite, PegShapedProblemsAreSolvedOrReportedNeverFaked) {
   EXPECT_GE(solved_by_someone, 6);  // the family is not all unsolvable
 }
 
-TEST(SolverSuite, MurtyDegenerateProblemIsSolvedByEveryApplicableSolver) {
-  // The classic degenerate LCP on which Lemke's method cycles without a
-  // lexicographic rule (Murty, "Linear complementarity, linear and nonlinear
-  // programming", 1988, Example 2.8 form): every ratio test ties at the start.
-  // Solution z = (1/3, 1/3, 1/3), w = 0.
+TEST(SolverSuite, DegenerateCyclicProblemIsSolvedOrReported) {
+  // A degenerate LCP of the kind used to show that Lemke's method can cycle
+  // without a lexicographic rule (Murty's cyclic 3x3 matrix): all b_i equal,
+  // so every ratio test of the first pivots ties. Solution z = (1/3, 1/3, 1/3),
+  // w = 0 (A's rows each sum to 3).
   LcpProblem p;
   p.A.resize(3, 3);
   p.A << 1, 2, 0,  //
