@@ -37,7 +37,7 @@ int bench_command(const BenchArgs& args) {
 
   std::printf("pegsim bench: %s, h = %g s, %ld steps per solver\n",
               args.scene.empty() ? builtin_scene_name() : args.scene.c_str(), args.h, args.steps);
-  std::printf("%-10s %-14s %10s %10s %10s %10s %10s %10s %8s %9s\n", "model", "solver", "us/step", "broad", "narrow", "model",
+  std::printf("%-10s %-16s %10s %10s %10s %10s %10s %10s %8s %9s\n", "model", "solver", "us/step", "broad", "narrow", "model",
               "formul.", "solve", "fails", "contacts");
   for (const std::string& model : models)
   for (const std::string& name : solvers) {
@@ -56,7 +56,7 @@ int bench_command(const BenchArgs& args) {
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double n = static_cast<double>(std::max(args.steps, 1L));
     auto us = [&](Stage s) { return 1e6 * stats.total_time[s] / n; };
-    std::printf("%-10s %-14s %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %8ld %9.1f\n", std::string(to_string(kind)).c_str(), name.c_str(), 1e6 * wall / n,
+    std::printf("%-10s %-16s %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %8ld %9.1f\n", std::string(to_string(kind)).c_str(), name.c_str(), 1e6 * wall / n,
                 us(Stage::Broadphase), us(Stage::Narrowphase), us(Stage::ContactModel), us(Stage::Formulation),
                 us(Stage::Solver), stats.solver_failures, stats.contacts_total / n);
   }

@@ -114,8 +114,9 @@ class LcpSolver {
 // Residuals of z for a problem, as defined on SolverResult.
 void measure_residuals(const LcpProblem& problem, const VecX& z, SolverResult& result);
 
-// The registry: "lemke", "pgs", "path", "fischer-newton", "minmap-newton"
-// (PEGSIM_SOLVER_LIST in solver_common.hpp). Returns nullptr for an unknown name.
+// The registry: "lemke", "pgs", "path", "fischer-newton", "minmap-newton",
+// "psor", "projected-jacobi", "fixed-point", "interior-point", "ppm",
+// "dvc3d-qp" (PEGSIM_SOLVER_LIST in solver_common.hpp; docs/solvers.md). Returns nullptr for an unknown name.
 std::unique_ptr<LcpSolver> make_solver(std::string_view name, const SolverOptions& options);
 std::vector<std::string> solver_names();
 

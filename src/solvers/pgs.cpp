@@ -248,6 +248,8 @@ bool check_problem_without_A(const LcpProblem& p, SolverResult& result) {
 
 namespace pgs_detail {
 
+std::string dense_contact_blocks(const LcpProblem& p, Schedule& s) { return check_dense_contacts(p, s); }
+
 std::string find_contacts(const LcpProblem& p, Schedule& s) {
   const int n = p.size();
   s.order.clear();
@@ -301,13 +303,16 @@ struct PgsSolver::Workspace {
   pgs_detail::StructuredRows structured;
 };
 
-PgsSolver::PgsSolver(const SolverOptions& options) : options_(options), work_(std::make_unique<Workspace>()) {}
+PgsSolver::PgsSolver(const SolverOptions& options, std::string_view name)
+    : options_(options), name_(name), work_(std::make_unique<Workspace>()) {}
 PgsSolver::~PgsSolver() = default;
 
 SolverResult PgsSolver::solve(const LcpProblem& problem, VecX& z) {
   const solver_detail::Stopwatch clock;
   SolverResult result;
   auto finish = [&](SolverStatus status, std::string message) {
+    // messages are written "pgs: ..."; psor reports under its own name
+    if (name_ != "pgs" && message.starts_with("pgs")) message = std::string(name_) + message.substr(3);
     return solver_detail::finish(result, clock, status, std::move(message));
   };
   // the velocity engine when the structure is usable, else the dense one
@@ -348,7 +353,13 @@ SolverResult PgsSolver::solve(const LcpProblem& problem, VecX& z) {
 }
 
 std::unique_ptr<LcpSolver> make_pgs_solver(const SolverOptions& options) {
-  return std::make_unique<PgsSolver>(options);
+  SolverOptions gauss_seidel = options;
+  gauss_seidel.relaxation = 1.0;  // PGS is PSOR at lambda = 1 (thesis 2.5.2)
+  return std::make_unique<PgsSolver>(gauss_seidel, "pgs");
+}
+
+std::unique_ptr<LcpSolver> make_psor_solver(const SolverOptions& options) {
+  return std::make_unique<PgsSolver>(options, "psor");
 }
 
 }  // namespace pegsim

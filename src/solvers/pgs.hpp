@@ -1,5 +1,7 @@
 // Projected Gauss-Seidel / PSOR (thesis 2.5.1-2.5.2, eqs. 2.40, 2.46) that
-// follows the row roles.
+// follows the row roles. The registry's "pgs" is lambda = 1 (eq. 2.40);
+// "psor" takes lambda from SolverOptions::relaxation (eq. 2.46). The
+// relaxation applies to the scalar rows; friction blocks are solved exactly.
 //
 // Plain rows (no Slip rows in the problem, or rows outside any contact):
 //   z_i <- max(0, z_i - lambda w_i / A_ii)          (eq. 2.46; no max on Free rows)
@@ -68,9 +70,12 @@ namespace pegsim {
 
 class PgsSolver final : public LcpSolver {
  public:
-  explicit PgsSolver(const SolverOptions& options);
+  // name: "pgs" (the registry's pgs runs with lambda = 1) or "psor" (the
+  // registry's psor runs with SolverOptions::relaxation); the sweeps are the
+  // same code, so psor at lambda = 1 repeats pgs's iterates bit for bit.
+  explicit PgsSolver(const SolverOptions& options, std::string_view name = "pgs");
   ~PgsSolver() override;
-  std::string_view name() const override { return "pgs"; }
+  std::string_view name() const override { return name_; }
   SolverResult solve(const LcpProblem& problem, VecX& z) override;
 
   static constexpr int kDefaultMaxSweeps = 500;
@@ -79,6 +84,7 @@ class PgsSolver final : public LcpSolver {
  private:
   struct Workspace;  // schedule and engine storage, reused from call to call
   SolverOptions options_;
+  std::string_view name_;  // a string literal
   std::unique_ptr<Workspace> work_;
 };
 
@@ -153,6 +159,12 @@ struct Schedule {
 // The contacts of eq. 6.1 from role and contact_of (slip row -> normal row,
 // friction rows by contact). Empty string, or why the problem is outside PGS.
 std::string find_contacts(const LcpProblem& p, Schedule& s);
+
+// After find_contacts, on the dense A: checks the eq. 6.1 slip rows and
+// columns (A_sn = mu >= 0, A_sf = -1, A_fs = +1, zero elsewhere), sets each
+// contact's mu and resets its friction block from A_ff. Empty string, or why
+// the problem lacks that structure (pgs.cpp; dvc3d_qp.cpp uses it too).
+std::string dense_contact_blocks(const LcpProblem& p, Schedule& s);
 
 // A variable of the subspace step: z_row (row >= 0), or coordinate `coord` of
 // the tangential impulse C p_f of a sticking contact (row < 0).

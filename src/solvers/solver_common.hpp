@@ -20,7 +20,13 @@ namespace pegsim {
   PEGSIM_SOLVER("pgs", make_pgs_solver) \
   PEGSIM_SOLVER("path", make_path_solver) \
   PEGSIM_SOLVER("fischer-newton", make_fischer_newton_solver) \
-  PEGSIM_SOLVER("minmap-newton", make_minmap_newton_solver)
+  PEGSIM_SOLVER("minmap-newton", make_minmap_newton_solver) \
+  PEGSIM_SOLVER("psor", make_psor_solver) \
+  PEGSIM_SOLVER("projected-jacobi", make_projected_jacobi_solver) \
+  PEGSIM_SOLVER("fixed-point", make_fixed_point_solver) \
+  PEGSIM_SOLVER("interior-point", make_interior_point_solver) \
+  PEGSIM_SOLVER("ppm", make_ppm_solver) \
+  PEGSIM_SOLVER("dvc3d-qp", make_dvc3d_qp_solver)
 
 #define PEGSIM_DECLARE_SOLVER_FACTORY(name, factory) \
   std::unique_ptr<LcpSolver> factory(const SolverOptions& options);

@@ -11,6 +11,7 @@
 #include "solvers/lcp_file.hpp"
 #include "solvers/lcp_fixtures.hpp"
 #include "solvers/newton_fixtures.hpp"
+#include "solvers/problem_families.hpp"
 
 #include <LCP_Solvers.h>
 #include <LinearComplementarityProblem.h>
@@ -82,7 +83,8 @@ Ours solve(const std::string& name, const LcpProblem& p) {
   return o;
 }
 
-const std::vector<std::string> kOurs = {"lemke", "path", "fischer-newton", "minmap-newton"};
+const std::vector<std::string> kOurs = {"lemke",          "path", "fischer-newton", "minmap-newton", "pgs",
+                                        "psor",           "fixed-point",    "interior-point", "ppm"};
 
 TEST(SiconosCross, PositiveDefiniteLcpsHaveTheSameSolution) {
   // one solution: every pegsim solver and both Siconos solvers land within
@@ -107,10 +109,32 @@ TEST(SiconosCross, PositiveDefiniteLcpsHaveTheSameSolution) {
   }
 }
 
+TEST(SiconosCross, SemiDefiniteContactProblemsHaveTheSameW) {
+  // A = J M^-1 J' of more contacts than DOF (problem_families.hpp): z is not
+  // unique, w is (solver_suite_test.cpp); Siconos's Lemke and every pegsim
+  // solver that applies land on the same w, within 1e-6 relative (the
+  // tolerance of solver_suite_test.cpp's semi-definite test, same reason)
+  std::mt19937 rng(4343);
+  for (int rep = 0; rep < 6; ++rep) {
+    const int bodies = 1 + rep % 2;
+    const LcpProblem p = test::random_contact_psd_lcp(rng, bodies, 6 * bodies + 5 + rep);
+    const SiconosRun ref = siconos_lemke(p);
+    ASSERT_LE(ref.residual, solver_threshold(p)) << "rep " << rep;
+    const VecX w_ref = p.A * ref.z + p.b;
+    for (const std::string name : {"lemke", "pgs", "psor", "interior-point", "ppm", "dvc3d-qp", "path"}) {
+      const Ours ours = solve(name, p);
+      ASSERT_EQ(ours.result.status, SolverStatus::Solved) << name << " rep " << rep << ": " << ours.result.message;
+      EXPECT_LE((p.A * ours.z + p.b - w_ref).cwiseAbs().maxCoeff(), 1e-6 * (1.0 + p.b.cwiseAbs().maxCoeff()))
+          << name << " rep " << rep;
+    }
+  }
+}
+
 TEST(SiconosCross, StewartTrinkleStepsAgreeWhereTheyAreUnique) {
   // the 24 scenes of solver_agreement_test.cpp: where Siconos's Lemke
   // converges (measured: 20 of 24), the normal impulses and velocities of
-  // pegsim's lemke and path match it where they are unique
+  // pegsim's lemke, path, pgs, psor, interior-point and
+  // dvc3d-qp match it where they are unique
   std::mt19937 rng(99);
   int converged = 0, compared = 0;
   for (int rep = 0; rep < 24; ++rep) {
@@ -128,7 +152,7 @@ TEST(SiconosCross, StewartTrinkleStepsAgreeWhereTheyAreUnique) {
     auto velocity = [&](const VecX& z) {
       return VecX(st.nu_free + st.Minv * (st.Gn * z.head(st.contacts) + st.Gf * z.segment(st.contacts, nf)));
     };
-    for (const std::string& name : {std::string("lemke"), std::string("path")}) {
+    for (const std::string name : {"lemke", "path", "pgs", "psor", "interior-point", "dvc3d-qp"}) {
       const Ours ours = solve(name, st.lcp);
       ASSERT_EQ(ours.result.status, SolverStatus::Solved) << name << " scene " << rep;
       const double scale = 1.0 + st.lcp.b.cwiseAbs().maxCoeff();
