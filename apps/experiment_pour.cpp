@@ -18,54 +18,6 @@
 namespace pegsim::cli::experiment {
 namespace {
 
-// The hooks of one run: holds the parked bodies, releases them on schedule.
-class Pour {
- public:
-  Pour(const PourSetup& setup, const PourScene& pour, double h) : setup_(setup), pour_(pour), h_(h) {}
-
-  void before_step(World& world) {
-    const long step = world.state().step;
-    while (released_ < count() && release_step(released_) <= step) release(world, released_++);
-    for (int k = released_; k < count(); ++k) park(world, k);
-  }
-  int released() const { return released_; }
-
- private:
-  int count() const { return static_cast<int>(pour_.drop.size()); }
-  std::size_t body(int k) const { return pour_.first_body + static_cast<std::size_t>(k); }
-  int up() const { return setup_.dimension == Dimension::Planar ? 1 : 2; }
-  // the first step that starts at or after k * interval
-  long release_step(int k) const { return static_cast<long>(std::ceil(k * setup_.interval / h_ - 1e-9)); }
-
-  void park(World& world, int k) const {
-    BodyState& s = world.state().bodies[body(k)];
-    s.pose.position = pour_.park[k];
-    s.linear_velocity.setZero();
-    s.angular_velocity.setZero();
-  }
-
-  // at the drop point, at least `clearance` above every body released before
-  void release(World& world, int k) const {
-    const Model& model = world.model();
-    const double r = bounding_radius(model.bodies[body(k)].shape);
-    Vec3 at = pour_.drop[k];
-    for (int j = 0; j < k; ++j) {
-      const double top =
-          world.state().bodies[body(j)].pose.position[up()] + bounding_radius(model.bodies[body(j)].shape);
-      at[up()] = std::max(at[up()], top + setup_.clearance + r);
-    }
-    BodyState& s = world.state().bodies[body(k)];
-    s.pose.position = at;
-    s.linear_velocity = setup_.release_velocity;
-    s.angular_velocity.setZero();
-  }
-
-  const PourSetup& setup_;
-  const PourScene& pour_;
-  double h_;
-  int released_ = 0;
-};
-
 struct Totals {
   long steps = 0;
   double overlap_sum = 0.0, overlap_max = 0.0, overlap_final = 0.0, penetration_max = 0.0;
@@ -98,7 +50,7 @@ void run_pour(const Context& ctx, PourSetup setup) {
     for (int seed = 1; seed <= seeds; ++seed) {
       for (double h : hs) {
         const PourScene& ps = scenes[static_cast<std::size_t>(seed - 1)];
-        Pour pour(setup, ps, h);
+        PourSchedule pour(setup, ps, h);
         Totals t;
         RunHooks hooks;
         hooks.before = [&](World& world) { pour.before_step(world); };
@@ -130,46 +82,18 @@ void run_pour(const Context& ctx, PourSetup setup) {
   }
 }
 
-PourSetup polygons_setup() {
-  PourSetup s;
-  s.name = "box-of-polygons";
-  s.dimension = Dimension::Planar;
-  s.interval = 0.25;
-  s.duration = 5.0;
-  s.drop = Vec3(0.0, 2.5, 0.0);
-  s.jitter = 0.5;
-  s.release_velocity = Vec3::Zero();
-  s.clearance = 0.1;
-  return s;
-}
-
-PourSetup polyhedra_setup() {
-  PourSetup s;
-  s.name = "box-of-polyhedra";
-  s.dimension = Dimension::Spatial;
-  s.interval = 0.5;
-  s.duration = 5.0;
-  s.drop = Vec3(0.5, 0.0, 2.0);
-  s.jitter = 0.5;
-  s.release_velocity = Vec3(-1.0, 0.0, 0.0);
-  s.clearance = 0.1;
-  return s;
-}
-
 }  // namespace
 
-void box_of_polygons(const Context& ctx) { run_pour(ctx, polygons_setup()); }
-void box_of_polyhedra(const Context& ctx) { run_pour(ctx, polyhedra_setup()); }
+void box_of_polygons(const Context& ctx) { run_pour(ctx, pour_setup("box-of-polygons")); }
+void box_of_polyhedra(const Context& ctx) { run_pour(ctx, pour_setup("box-of-polyhedra")); }
 
 bool capture_pour(const std::string& name, const std::string& file, long every, bool quick) {
-  PourSetup setup;
-  if (name == "box-of-polygons") setup = polygons_setup();
-  else if (name == "box-of-polyhedra") setup = polyhedra_setup();
-  else return false;
+  if (name != "box-of-polygons" && name != "box-of-polyhedra") return false;
+  PourSetup setup = pour_setup(name);
   if (quick) setup.duration = 1.0;
   const double h = 0.005;  // seed 1 runs to the end at this step (0.01 blows up)
   const PourScene ps = make_pour_scene(setup, 1, setup.count());
-  Pour pour(setup, ps, h);
+  PourSchedule pour(setup, ps, h);
   CaptureWriter writer(file, std::string(setup.name) + " seed 1, h = 0.005 (pegsim experiment --capture)");
   RunHooks hooks;
   hooks.before = [&](World& world) { pour.before_step(world); };
