@@ -14,63 +14,74 @@
 #include <cmath>
 #include <fstream>
 #include <memory>
+#include <utility>
 
 namespace pegsim::cli::experiment {
 namespace {
-
-// The hooks of one run: holds the parked bodies, releases them on schedule.
-class Pour {
- public:
-  Pour(const PourSetup& setup, const PourScene& pour, double h) : setup_(setup), pour_(pour), h_(h) {}
-
-  void before_step(World& world) {
-    const long step = world.state().step;
-    while (released_ < count() && release_step(released_) <= step) release(world, released_++);
-    for (int k = released_; k < count(); ++k) park(world, k);
-  }
-  int released() const { return released_; }
-
- private:
-  int count() const { return static_cast<int>(pour_.drop.size()); }
-  std::size_t body(int k) const { return pour_.first_body + static_cast<std::size_t>(k); }
-  int up() const { return setup_.dimension == Dimension::Planar ? 1 : 2; }
-  // the first step that starts at or after k * interval
-  long release_step(int k) const { return static_cast<long>(std::ceil(k * setup_.interval / h_ - 1e-9)); }
-
-  void park(World& world, int k) const {
-    BodyState& s = world.state().bodies[body(k)];
-    s.pose.position = pour_.park[k];
-    s.linear_velocity.setZero();
-    s.angular_velocity.setZero();
-  }
-
-  // at the drop point, at least `clearance` above every body released before
-  void release(World& world, int k) const {
-    const Model& model = world.model();
-    const double r = bounding_radius(model.bodies[body(k)].shape);
-    Vec3 at = pour_.drop[k];
-    for (int j = 0; j < k; ++j) {
-      const double top =
-          world.state().bodies[body(j)].pose.position[up()] + bounding_radius(model.bodies[body(j)].shape);
-      at[up()] = std::max(at[up()], top + setup_.clearance + r);
-    }
-    BodyState& s = world.state().bodies[body(k)];
-    s.pose.position = at;
-    s.linear_velocity = setup_.release_velocity;
-    s.angular_velocity.setZero();
-  }
-
-  const PourSetup& setup_;
-  const PourScene& pour_;
-  double h_;
-  int released_ = 0;
-};
 
 struct Totals {
   long steps = 0;
   double overlap_sum = 0.0, overlap_max = 0.0, overlap_final = 0.0, penetration_max = 0.0;
   long traps = 0, contacts = 0;
 };
+
+// Time per step by stage (the StepReport profile), summed over one model's
+// runs: wall clock, so printed only, never written to the CSV files (which
+// stay the same bytes from run to run). Issue 3 "Speed": the thesis reports
+// PEG's mean solve time at 1.85 times the corrective method's on
+// box-of-polyhedra (MATLAB with PATH, 5.2.4).
+struct StageTimes {
+  StepProfile seconds;
+  long steps = 0;
+  long solving_steps = 0;  // steps that solved at least one problem
+  void add(const StepReport& r) {
+    for (std::size_t s = 0; s < r.profile.seconds.size(); ++s) seconds.seconds[s] += r.profile.seconds[s];
+    ++steps;
+    solving_steps += r.solver_calls > 0;
+  }
+  double per_solve() const {  // us of the solver stage per step that solved a problem
+    return solving_steps ? 1e6 * seconds[Stage::Solver] / static_cast<double>(solving_steps) : 0.0;
+  }
+  double total() const {
+    double t = 0.0;
+    for (double v : seconds.seconds) t += v;
+    return t;
+  }
+  double per_step(double v) const { return steps ? 1e6 * v / static_cast<double>(steps) : 0.0; }  // us
+};
+
+void print_timing(const char* name, const std::vector<std::pair<std::string, StageTimes>>& times) {
+  std::printf("  time per step (us, mean over every seed and h; wall clock, not in the CSV files):\n");
+  std::printf("  %-10s %9s", "model", "step");
+  for (const char* stage : kStageNames) std::printf(" %9.9s", stage);
+  std::printf(" %9s %8s\n", "solve/sv", "solving");  // solver stage per solving step; share of steps that solve
+  const StageTimes* by_name[3] = {nullptr, nullptr, nullptr};  // standard, peg, corrective
+  for (const auto& [model, t] : times) {
+    std::printf("  %-10s %9.1f", model.c_str(), t.per_step(t.total()));
+    for (double v : t.seconds.seconds) std::printf(" %9.1f", t.per_step(v));
+    std::printf(" %9.1f %7.0f%%\n", t.per_solve(), t.steps ? 100.0 * t.solving_steps / t.steps : 0.0);
+    if (model == "standard") by_name[0] = &t;
+    if (model == "peg") by_name[1] = &t;
+    if (model == "corrective") by_name[2] = &t;
+  }
+  // kind 0: whole step; 1: solver stage; 2: the step without the observers
+  // stage (World's after-step penetration measurement, a diagnostic)
+  auto ratio = [](const StageTimes* a, const StageTimes* b, int kind) {
+    auto of = [kind](const StageTimes* t) {
+      if (kind == 1) return t->per_step(t->seconds[Stage::Solver]);
+      return t->per_step(t->total() - (kind == 2 ? t->seconds[Stage::Observers] : 0.0));
+    };
+    return of(b) > 0.0 ? of(a) / of(b) : 0.0;
+  };
+  if (by_name[1] && by_name[2] && by_name[1]->steps && by_name[2]->steps)
+    std::printf("  %s: PEG / corrective: solver stage %.2f per step, %.2f per solving step "
+                "(thesis, box-of-polyhedra: 1.85), whole step %.2f, without observers %.2f\n",
+                name, ratio(by_name[1], by_name[2], 1), by_name[1]->per_solve() / std::max(by_name[2]->per_solve(), 1e-300),
+                ratio(by_name[1], by_name[2], 0), ratio(by_name[1], by_name[2], 2));
+  if (by_name[1] && by_name[0] && by_name[1]->steps && by_name[0]->steps)
+    std::printf("  %s: PEG / standard: whole step %.2f, without observers %.2f (bar: within 2)\n", name,
+                ratio(by_name[1], by_name[0], 0), ratio(by_name[1], by_name[0], 2));
+}
 
 void run_pour(const Context& ctx, PourSetup setup) {
   if (ctx.quick) setup.duration = 1.0;
@@ -90,15 +101,17 @@ void run_pour(const Context& ctx, PourSetup setup) {
                                         "mean_contacts", "solver_failures"});
   std::vector<std::string> columns = {"seed", "h", "released"};
   for (const std::string& c : step_columns()) columns.push_back(c);
+  std::vector<std::pair<std::string, StageTimes>> times;
   for (ContactModelKind kind : kModels) {
     const std::string model = model_name(kind);
+    times.emplace_back(model, StageTimes{});
     const bool available = unavailable_reason(kind, setup.dimension).empty();
     std::unique_ptr<Csv> steps;  // none for a model that is not available: its runs end before any step
     if (available) steps = std::make_unique<Csv>(ctx.out / ("steps_" + model + ".csv"), columns);
     for (int seed = 1; seed <= seeds; ++seed) {
       for (double h : hs) {
         const PourScene& ps = scenes[static_cast<std::size_t>(seed - 1)];
-        Pour pour(setup, ps, h);
+        PourSchedule pour(setup, ps, h);
         Totals t;
         RunHooks hooks;
         hooks.before = [&](World& world) { pour.before_step(world); };
@@ -115,6 +128,7 @@ void run_pour(const Context& ctx, PourSetup setup) {
           t.penetration_max = std::max(t.penetration_max, r.max_penetration);
           t.traps += r.traps;
           t.contacts += r.contacts_found;
+          times.back().second.add(r);
         };
         const Outcome o = simulate(ps.scene, kind, h, 10.0 * h, std::lround(setup.duration / h), hooks);
         log.add(model, h, seed, o);
@@ -128,48 +142,21 @@ void run_pour(const Context& ctx, PourSetup setup) {
       }
     }
   }
-}
-
-PourSetup polygons_setup() {
-  PourSetup s;
-  s.name = "box-of-polygons";
-  s.dimension = Dimension::Planar;
-  s.interval = 0.25;
-  s.duration = 5.0;
-  s.drop = Vec3(0.0, 2.5, 0.0);
-  s.jitter = 0.5;
-  s.release_velocity = Vec3::Zero();
-  s.clearance = 0.1;
-  return s;
-}
-
-PourSetup polyhedra_setup() {
-  PourSetup s;
-  s.name = "box-of-polyhedra";
-  s.dimension = Dimension::Spatial;
-  s.interval = 0.5;
-  s.duration = 5.0;
-  s.drop = Vec3(0.5, 0.0, 2.0);
-  s.jitter = 0.5;
-  s.release_velocity = Vec3(-1.0, 0.0, 0.0);
-  s.clearance = 0.1;
-  return s;
+  print_timing(setup.name, times);
 }
 
 }  // namespace
 
-void box_of_polygons(const Context& ctx) { run_pour(ctx, polygons_setup()); }
-void box_of_polyhedra(const Context& ctx) { run_pour(ctx, polyhedra_setup()); }
+void box_of_polygons(const Context& ctx) { run_pour(ctx, pour_setup("box-of-polygons")); }
+void box_of_polyhedra(const Context& ctx) { run_pour(ctx, pour_setup("box-of-polyhedra")); }
 
 bool capture_pour(const std::string& name, const std::string& file, long every, bool quick) {
-  PourSetup setup;
-  if (name == "box-of-polygons") setup = polygons_setup();
-  else if (name == "box-of-polyhedra") setup = polyhedra_setup();
-  else return false;
+  if (name != "box-of-polygons" && name != "box-of-polyhedra") return false;
+  PourSetup setup = pour_setup(name);
   if (quick) setup.duration = 1.0;
   const double h = 0.005;  // seed 1 runs to the end at this step (0.01 blows up)
   const PourScene ps = make_pour_scene(setup, 1, setup.count());
-  Pour pour(setup, ps, h);
+  PourSchedule pour(setup, ps, h);
   CaptureWriter writer(file, std::string(setup.name) + " seed 1, h = 0.005 (pegsim experiment --capture)");
   RunHooks hooks;
   hooks.before = [&](World& world) { pour.before_step(world); };

