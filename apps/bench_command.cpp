@@ -13,19 +13,10 @@
 
 namespace pegsim::cli {
 
-namespace {
-std::vector<std::string> split(const std::string& list) {
-  std::vector<std::string> out;
-  std::stringstream ss(list);
-  for (std::string s; std::getline(ss, s, ',');)
-    if (!s.empty()) out.push_back(s);
-  return out;
-}
-}  // namespace
 
 int bench_command(const BenchArgs& args) {
-  const std::vector<std::string> solvers = split(args.solvers);
-  std::vector<std::string> models = split(args.models);
+  const std::vector<std::string> solvers = split_list(args.solvers);
+  std::vector<std::string> models = split_list(args.models);
   if (models.empty()) models.push_back(args.model);  // --model, or empty: the scene's
   for (const std::string& m : models) {
     ContactModelKind kind;

@@ -7,6 +7,10 @@
 
 namespace pegsim::cli {
 
+// "a,b,c" -> {"a", "b", "c"}; "" -> {}. Empty items are kept ("a,,b" has
+// three), so a stray comma reaches the name check and is reported there.
+std::vector<std::string> split_list(const std::string& list);
+
 struct RunArgs {
   std::string scene;      // empty: the built-in default scene
   double time = -1.0;     // seconds to simulate (< 0: the scene's duration)

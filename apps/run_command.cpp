@@ -62,13 +62,7 @@ int run_command(const RunArgs& args) {
   if (!args.solver.empty()) world.set_solver(args.solver);
   if (!args.solver_chain.empty()) {
     if (!args.solver.empty()) throw std::invalid_argument("give --solver or --solver-chain, not both");
-    std::vector<std::string> chain;
-    std::size_t start = 0;
-    while (start <= args.solver_chain.size()) {
-      const std::size_t comma = std::min(args.solver_chain.find(',', start), args.solver_chain.size());
-      chain.push_back(args.solver_chain.substr(start, comma - start));
-      start = comma + 1;
-    }
+    const std::vector<std::string> chain = split_list(args.solver_chain);
     world.set_solver_chain(chain);
   }
 

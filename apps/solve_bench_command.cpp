@@ -36,13 +36,6 @@ struct Run {
   double seconds = 0.0;
 };
 
-std::vector<std::string> split(const std::string& list) {
-  std::vector<std::string> out;
-  std::stringstream ss(list);
-  for (std::string s; std::getline(ss, s, ',');)
-    if (!s.empty()) out.push_back(s);
-  return out;
-}
 
 double median(std::vector<double> v) {
   if (v.empty()) return std::nan("");
@@ -108,7 +101,7 @@ int solve_bench_command(const SolveBenchArgs& args) {
     std::vector<CapturedProblem> more = read_captured_problems(file);
     for (CapturedProblem& p : more) problems.push_back(std::move(p));
   }
-  std::vector<std::string> solvers = args.solvers.empty() ? solver_names() : split(args.solvers);
+  std::vector<std::string> solvers = args.solvers.empty() ? solver_names() : split_list(args.solvers);
   SolverOptions options;
   options.tolerance = args.tolerance;
   std::vector<std::unique_ptr<LcpSolver>> instances;

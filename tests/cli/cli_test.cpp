@@ -1,4 +1,6 @@
 // The pegsim command line, run as a user would: separate processes.
+#include "cli_runner.hpp"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -10,30 +12,16 @@
 
 namespace {
 
-struct Output {
-  int status;
-  std::string text;
-};
-
-Output run(const std::string& args) {
-  const std::string cmd = std::string(PEGSIM_CLI) + " " + args + " 2>&1";
-  Output out{0, ""};
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf;
-  while (std::fgets(buf.data(), buf.size(), pipe)) out.text += buf.data();
-  out.status = pclose(pipe);
-  return out;
-}
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using pegsim::test::fresh_dir;
+using pegsim::test::Output;
+using pegsim::test::run_cli;
+using pegsim::test::run_shell;
+using pegsim::test::slurp;
 
 const std::string kScenes = PEGSIM_SCENES_DIR;
 
 TEST(Cli, RunsTheBuiltInSceneAndPrintsTheSummary) {
-  const Output o = run("run --steps 50");
+  const Output o = run_cli("run --steps 50");
   ASSERT_EQ(o.status, 0) << o.text;
   for (const char* field : {"steps", "contacts per step", "solver iterations", "failures", "largest penetration",
                             "energy", "momentum", "time per step", "narrowphase", "solver"})
@@ -44,7 +32,7 @@ TEST(Cli, RecordingsFromTwoProcessesAreByteIdentical) {
   const auto dir = std::filesystem::temp_directory_path();
   const auto a = dir / "pegsim_cli_a.h5", b = dir / "pegsim_cli_b.h5";
   for (const auto& path : {a, b}) {
-    const Output o = run("run " + kScenes + "/box-stack-2d.yaml --steps 400 --quiet --record " + path.string());
+    const Output o = run_cli("run " + kScenes + "/box-stack-2d.yaml --steps 400 --quiet --record " + path.string());
     ASSERT_EQ(o.status, 0) << o.text;
   }
   const std::string x = slurp(a), y = slurp(b);
@@ -57,7 +45,7 @@ TEST(Cli, RecordingsFromTwoProcessesAreByteIdentical) {
 TEST(Cli, MalformedSceneFailsWithFileLineAndField) {
   const auto path = std::filesystem::temp_directory_path() / "pegsim_cli_bad.yaml";
   std::ofstream(path) << "options:\n  dimension: 3\n  h: -0.01\nbodies: []\n";
-  const Output o = run("run " + path.string());
+  const Output o = run_cli("run " + path.string());
   EXPECT_NE(o.status, 0);
   EXPECT_NE(o.text.find(path.string() + ":3"), std::string::npos) << o.text;
   EXPECT_NE(o.text.find("h"), std::string::npos) << o.text;
@@ -65,14 +53,14 @@ TEST(Cli, MalformedSceneFailsWithFileLineAndField) {
 }
 
 TEST(Cli, UnknownSolverIsAnErrorNotACrash) {
-  const Output o = run("run --steps 1 --solver nosuch");
+  const Output o = run_cli("run --steps 1 --solver nosuch");
   EXPECT_NE(o.status, 0);
   EXPECT_NE(o.text.find("unknown solver 'nosuch'"), std::string::npos) << o.text;
 }
 
 TEST(Cli, NewtonSolversAreSelectableByName) {
   for (const char* solver : {"path", "fischer-newton", "minmap-newton"}) {
-    const Output o = run(std::string("run --steps 3 --quiet --solver ") + solver);
+    const Output o = run_cli(std::string("run --steps 3 --quiet --solver ") + solver);
     EXPECT_EQ(o.status, 0) << solver << ": " << o.text;
   }
 }
@@ -80,31 +68,31 @@ TEST(Cli, NewtonSolversAreSelectableByName) {
 // The chain escalates PGS's misses on the 1000:1 plank and says so: a
 // counted warning naming step, solvers and bodies, and the summary's counts.
 TEST(Cli, SolverChainEscalatesAndCounts) {
-  const Output o = run("run " + kScenes + "/mass-ratio-chain.yaml --steps 10 --solver-chain pgs,path,lemke");
+  const Output o = run_cli("run " + kScenes + "/mass-ratio-chain.yaml --steps 10 --solver-chain pgs,path,lemke");
   EXPECT_EQ(o.status, 0) << o.text;
   EXPECT_NE(o.text.find("warning: step 0 (t = 0.005 s): bodies {light1, light2, light3, plank}: pgs max-iterations"),
             std::string::npos) << o.text;
   EXPECT_NE(o.text.find("-> path solved"), std::string::npos) << o.text;
   EXPECT_NE(o.text.find("solver chain          pgs, path, lemke: escalations"), std::string::npos) << o.text;
   EXPECT_NE(o.text.find("failures 0"), std::string::npos) << o.text;
-  const Output bad = run("run --steps 1 --solver-chain pgs,nosuch");
+  const Output bad = run_cli("run --steps 1 --solver-chain pgs,nosuch");
   EXPECT_NE(bad.status, 0);
   EXPECT_NE(bad.text.find("unknown solver 'nosuch'"), std::string::npos) << bad.text;
 }
 
 TEST(Cli, BenchTakesAContactModelAndSolverList) {
-  const Output o = run("bench " + kScenes + "/triangle-drop.yaml --model peg --steps 5 --solvers lemke,path");
+  const Output o = run_cli("bench " + kScenes + "/triangle-drop.yaml --model peg --steps 5 --solvers lemke,path");
   EXPECT_EQ(o.status, 0) << o.text;
   EXPECT_NE(o.text.find(" path "), std::string::npos) << o.text;
   EXPECT_NE(o.text.find("\npeg "), std::string::npos) << o.text;
-  const Output bad = run("bench --steps 1 --model nosuch");
+  const Output bad = run_cli("bench --steps 1 --model nosuch");
   EXPECT_NE(bad.status, 0);
   EXPECT_NE(bad.text.find("unknown contact model 'nosuch'"), std::string::npos) << bad.text;
 }
 
 TEST(Cli, RunsTheCorrectiveModelIn2dAnd3d) {
   for (const char* scene : {"box-stack-2d", "block-on-block"}) {
-    const Output o = run("run " + kScenes + "/" + scene + ".yaml --model corrective --steps 200");
+    const Output o = run_cli("run " + kScenes + "/" + scene + ".yaml --model corrective --steps 200");
     ASSERT_EQ(o.status, 0) << o.text;
     EXPECT_NE(o.text.find("corrective model"), std::string::npos) << o.text;
   }

@@ -1,6 +1,8 @@
 // pegsim experiment, run as a user would: triangle-drop and box-of-polygons
 // with --quick into a temporary folder; the CSV files must exist, hold
 // physically sensible numbers, and be the same bytes when run again.
+#include "cli_runner.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,15 +19,12 @@
 
 namespace {
 
+using pegsim::test::slurp;
+
 namespace fs = std::filesystem;
 using Row = std::map<std::string, std::string>;
 
 constexpr double kG = 9.81;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 // One CSV line split into fields ("..." quoting, "" for a quote inside).
 std::vector<std::string> split_csv(const std::string& line) {

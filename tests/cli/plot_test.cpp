@@ -1,4 +1,6 @@
 // pegsim plot: PNG files from a recording; clear errors for a broken one.
+#include "cli_runner.hpp"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -10,34 +12,13 @@
 
 namespace {
 
+using pegsim::test::fresh_dir;
+using pegsim::test::Output;
+using pegsim::test::run_cli;
+using pegsim::test::run_shell;
+using pegsim::test::slurp;
+
 namespace fs = std::filesystem;
-
-struct Output {
-  int status;
-  std::string text;
-};
-
-Output run_cli(const std::string& args) {
-  const std::string cmd = std::string(PEGSIM_CLI) + " " + args + " 2>&1";
-  Output out{0, ""};
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf;
-  while (std::fgets(buf.data(), buf.size(), pipe)) out.text += buf.data();
-  out.status = pclose(pipe);
-  return out;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
 
 TEST(Plot, WritesEveryPngOfAShortRecording) {
   const fs::path dir = fresh_dir("pegsim_plot_test");

@@ -7,6 +7,8 @@
 // replay-2d.png, error.png).
 #include "io/recording.hpp"
 
+#include "cli_runner.hpp"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -22,23 +24,15 @@
 
 namespace {
 
+using pegsim::test::fresh_dir;
+using pegsim::test::Output;
+using pegsim::test::run_cli;
+using pegsim::test::run_shell;
+using pegsim::test::slurp;
+
 namespace fs = std::filesystem;
 
-struct Output {
-  int status;
-  std::string text;
-};
-
-Output shell(const std::string& cmd) {
-  Output out{0, ""};
-  FILE* pipe = popen((cmd + " 2>&1").c_str(), "r");
-  std::array<char, 4096> buf;
-  while (std::fgets(buf.data(), buf.size(), pipe)) out.text += buf.data();
-  out.status = pclose(pipe);
-  return out;
-}
-
-Output pegsim(const std::string& args) { return shell(std::string(PEGSIM_CLI) + " " + args); }
+Output pegsim(const std::string& args) { return run_shell(std::string(PEGSIM_CLI) + " " + args); }
 
 const std::string kScenes = PEGSIM_SCENES_DIR;
 const fs::path kViewer = fs::path(PEGSIM_SCENES_DIR) / ".." / "viewer";
@@ -55,7 +49,7 @@ std::string browser_missing() {
 }
 
 Output probe(const std::string& mode, const fs::path& page, const fs::path& outdir) {
-  return shell("node " + (kViewer / "test" / "probe.mjs").string() + " " + mode + " " + page.string() + " " +
+  return run_shell("node " + (kViewer / "test" / "probe.mjs").string() + " " + mode + " " + page.string() + " " +
                outdir.string());
 }
 
@@ -182,8 +176,8 @@ TEST(ReplayBrowser, TruncatedPageShowsAClearMessage) {
 // The page's decoder alone, under node (viewer/test/data.test.mjs): damaged
 // data is refused with the field named.
 TEST(ReplayPageData, DecoderRefusesDamagedDataNamingTheField) {
-  if (shell("node --version").status != 0) GTEST_SKIP() << "no node (scripts/setup.sh installs nodejs)";
-  const Output o = shell("node --test " + (kViewer / "test" / "data.test.mjs").string());
+  if (run_shell("node --version").status != 0) GTEST_SKIP() << "no node (scripts/setup.sh installs nodejs)";
+  const Output o = run_shell("node --test " + (kViewer / "test" / "data.test.mjs").string());
   EXPECT_EQ(o.status, 0) << o.text;
   EXPECT_NE(o.text.find("# fail 0"), std::string::npos) << o.text;
 }
@@ -214,7 +208,7 @@ TEST(ReplayCli, NotARecordingFails) {
 }
 
 TEST(ReplayCli, MissingBundleIsNamed) {
-  const Output o = shell("PEGSIM_VIEWER_BUNDLE=/nonexistent/pegsim-viewer.js " + std::string(PEGSIM_CLI) +
+  const Output o = run_shell("PEGSIM_VIEWER_BUNDLE=/nonexistent/pegsim-viewer.js " + std::string(PEGSIM_CLI) +
                          " replay whatever.h5 --no-open");
   EXPECT_NE(o.status, 0);
   EXPECT_NE(o.text.find("viewer bundle is not built"), std::string::npos) << o.text;

@@ -1,6 +1,8 @@
 // pegsim run --capture, gen-problems and solve-bench, run as a user would.
 #include "solvers/lcp.hpp"
 
+#include "cli_runner.hpp"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -15,27 +17,13 @@
 
 namespace {
 
+using pegsim::test::fresh_dir;
+using pegsim::test::Output;
+using pegsim::test::run_cli;
+using pegsim::test::run_shell;
+using pegsim::test::slurp;
+
 namespace fs = std::filesystem;
-
-struct Output {
-  int status;
-  std::string text;
-};
-
-Output run(const std::string& args) {
-  const std::string cmd = std::string(PEGSIM_CLI) + " " + args + " 2>&1";
-  Output out{0, ""};
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf;
-  while (std::fgets(buf.data(), buf.size(), pipe)) out.text += buf.data();
-  out.status = pclose(pipe);
-  return out;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 // rows of a CSV file with a header and no quoted commas, as maps column -> text
 std::vector<std::map<std::string, std::string>> read_csv(const fs::path& p) {
@@ -62,7 +50,7 @@ const fs::path kTmp = fs::path(::testing::TempDir());
 TEST(GenProblems, TheSameSeedGivesTheSameFile) {
   const fs::path a = kTmp / "pegsim_gen_a.h5", b = kTmp / "pegsim_gen_b.h5", c = kTmp / "pegsim_gen_c.h5";
   for (const auto& [path, seed] : {std::pair{a, 5}, std::pair{b, 5}, std::pair{c, 6}}) {
-    const Output o = run("gen-problems --count 4 --contacts 6 --seed " + std::to_string(seed) + " --out " + path.string());
+    const Output o = run_cli("gen-problems --count 4 --contacts 6 --seed " + std::to_string(seed) + " --out " + path.string());
     ASSERT_EQ(o.status, 0) << o.text;
   }
   EXPECT_TRUE(slurp(a) == slurp(b));
@@ -73,7 +61,7 @@ TEST(GenProblems, TheSameSeedGivesTheSameFile) {
 TEST(CaptureCli, RunCapturesTheSameBytesTwice) {
   const fs::path a = kTmp / "pegsim_cap_a.h5", b = kTmp / "pegsim_cap_b.h5";
   for (const auto& path : {a, b}) {
-    const Output o = run(std::string("run ") + PEGSIM_SCENES_DIR + "/wedge-grasp.yaml --steps 120 --quiet --capture " +
+    const Output o = run_cli(std::string("run ") + PEGSIM_SCENES_DIR + "/wedge-grasp.yaml --steps 120 --quiet --capture " +
                          path.string() + " --capture-every 30");
     ASSERT_EQ(o.status, 0) << o.text;
     EXPECT_NE(o.text.find("captured problems"), std::string::npos) << o.text;
@@ -89,8 +77,8 @@ TEST(SolveBench, EverySolverOneSummaryRowConsistentNumbers) {
   const fs::path set = kTmp / "pegsim_sb_set.h5", out = kTmp / "pegsim_sb_out";
   fs::remove_all(out);
   const int problems = 3;
-  ASSERT_EQ(run("gen-problems --count 3 --contacts 4 --seed 2 --out " + set.string()).status, 0);
-  const Output o = run("solve-bench " + set.string() + " --no-plots --out " + out.string());
+  ASSERT_EQ(run_cli("gen-problems --count 3 --contacts 4 --seed 2 --out " + set.string()).status, 0);
+  const Output o = run_cli("solve-bench " + set.string() + " --no-plots --out " + out.string());
   ASSERT_EQ(o.status, 0) << o.text;
 
   const std::vector<std::string> solvers = pegsim::solver_names();
@@ -136,10 +124,10 @@ TEST(SolveBench, EverySolverOneSummaryRowConsistentNumbers) {
 }
 
 TEST(SolveBench, UnknownSolverAndMissingFileAreErrors) {
-  EXPECT_NE(run("solve-bench /nonexistent/problems.h5").status, 0);
+  EXPECT_NE(run_cli("solve-bench /nonexistent/problems.h5").status, 0);
   const fs::path set = kTmp / "pegsim_sb_err.h5";
-  ASSERT_EQ(run("gen-problems --count 1 --contacts 2 --out " + set.string()).status, 0);
-  const Output o = run("solve-bench " + set.string() + " --solvers nosuch");
+  ASSERT_EQ(run_cli("gen-problems --count 1 --contacts 2 --out " + set.string()).status, 0);
+  const Output o = run_cli("solve-bench " + set.string() + " --solvers nosuch");
   EXPECT_NE(o.status, 0);
   EXPECT_NE(o.text.find("unknown solver 'nosuch'"), std::string::npos) << o.text;
   fs::remove(set);

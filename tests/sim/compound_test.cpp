@@ -16,20 +16,8 @@
 namespace pegsim {
 namespace {
 
-struct RunStats {
-  int failures = 0;
-  double max_penetration = 0.0;
-};
-
-RunStats run_until(World& w, double t_end) {
-  RunStats r;
-  while (w.state().time < t_end - 1e-12) {
-    const StepReport& report = w.step();
-    r.failures += report.solver_failures;
-    r.max_penetration = std::max(r.max_penetration, report.max_penetration);
-  }
-  return r;
-}
+using test::run_until;
+using test::RunStats;
 
 double largest_speed(const World& w) {
   double v = 0.0;

@@ -20,20 +20,8 @@ World with_model(const std::string& name, ContactModelKind kind) {
   return World(std::move(s.model), std::move(s.state));
 }
 
-struct RunStats {
-  int failures = 0;
-  double max_penetration = 0.0;
-};
-
-RunStats run_until(World& w, double t_end) {
-  RunStats r;
-  while (w.state().time < t_end - 1e-12) {
-    const StepReport& report = w.step();
-    r.failures += report.solver_failures;
-    r.max_penetration = std::max(r.max_penetration, report.max_penetration);
-  }
-  return r;
-}
+using test::run_until;
+using test::RunStats;
 
 // Thesis Fig. 5.3: a 1 m cube slides (1 m/s, frictionless) on a 3 x 3 x 1 m
 // static block towards its edge; its leading vertices are 5 cm short of the

@@ -4,6 +4,7 @@
 #include "io/scene.hpp"
 #include "sim/world.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace pegsim::test {
@@ -13,6 +14,23 @@ inline std::string scene_path(const std::string& name) { return std::string(PEGS
 inline World load_world(const std::string& name) {
   Scene s = load_scene_file(scene_path(name));
   return World(std::move(s.model), std::move(s.state));
+}
+
+// Steps w until its time reaches t_end: the solver failures and the deepest
+// penetration after any step (StepReport::max_penetration).
+struct RunStats {
+  int failures = 0;
+  double max_penetration = 0.0;
+};
+
+inline RunStats run_until(World& w, double t_end) {
+  RunStats r;
+  while (w.state().time < t_end - 1e-12) {
+    const StepReport& report = w.step();
+    r.failures += report.solver_failures;
+    r.max_penetration = std::max(r.max_penetration, report.max_penetration);
+  }
+  return r;
 }
 
 }  // namespace pegsim::test
