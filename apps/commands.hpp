@@ -19,6 +19,7 @@ struct RunArgs {
   std::string model;      // contact model override
   std::string solver;     // solver override
   std::string solver_chain;  // comma-separated fallback chain override (sim/certification.hpp)
+  double relaxation = -1.0;  // psor / projected-jacobi lambda override (< 0: the scene's)
   std::string record;     // HDF5 recording path
   int record_every = 1;
   std::string capture;    // HDF5 file of the steps' complementarity problems (docs/capture-format.md)

@@ -90,6 +90,7 @@ void write_model(const Writer& w, hid_t file, const Model& model, int every, con
   w.attribute(g, "gravity", std::vector<double>{o.gravity.x(), o.gravity.y(), o.gravity.z()});
   w.attribute(g, "solver_tolerance", o.solver_tolerance);
   w.attribute(g, "solver_max_iterations", std::int32_t{o.solver_max_iterations});
+  w.attribute(g, "solver_relaxation", o.solver_relaxation);
   w.attribute(g, "max_cone_violation", o.max_cone_violation);
   w.attribute(g, "max_penetration", o.max_penetration);
   w.attribute(g, "islands", std::int32_t{o.islands});

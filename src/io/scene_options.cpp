@@ -29,7 +29,7 @@ SceneOptions parse_options(const Field& options) {
   if (!options.present()) return out;
   options.expect_keys({"name", "dimension", "h", "duration", "eps", "eps_theta",
                        "friction_directions", "friction", "model", "formulation", "solver",
-                       "gravity", "solver_tolerance", "solver_max_iterations", "solver_chain",
+                       "gravity", "solver_tolerance", "solver_max_iterations", "solver_relaxation", "solver_chain",
                        "max_cone_violation", "max_penetration", "islands"});
 
   // dimension first: gravity's length depends on it
@@ -101,6 +101,11 @@ SceneOptions parse_options(const Field& options) {
   if (Field f = options["solver_tolerance"]; f.present()) sim.solver_tolerance = f.positive();
   if (Field f = options["solver_max_iterations"]; f.present())
     sim.solver_max_iterations = f.integer_at_least(0);
+  if (Field f = options["solver_relaxation"]; f.present()) {
+    sim.solver_relaxation = f.number();
+    if (!(sim.solver_relaxation > 0.0 && sim.solver_relaxation < 2.0))
+      f.fail("must lie in (0, 2) (the relaxation lambda of psor and projected-jacobi), got " + f.describe());
+  }
   if (Field f = options["max_cone_violation"]; f.present()) sim.max_cone_violation = f.non_negative();
   if (Field f = options["max_penetration"]; f.present()) sim.max_penetration = f.non_negative();
   if (Field f = options["islands"]; f.present()) sim.islands = f.boolean();

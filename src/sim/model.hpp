@@ -62,6 +62,7 @@ struct SimOptions {
   // round-off rather than on the physics.
   double solver_tolerance = 1e-9;
   int solver_max_iterations = 0;    // 0: the solver's own default
+  double solver_relaxation = 1.0;   // lambda of psor and projected-jacobi (thesis eqs. 2.46-2.47), in (0, 2)
   // Fallback chain (sim/certification.hpp): a solve that misses its tolerance
   // goes to the next solver. Empty: just `solver`.
   std::vector<std::string> solver_chain;

@@ -18,6 +18,7 @@ SolverOptions solver_options(const SimOptions& o) {
   SolverOptions s;
   s.tolerance = o.solver_tolerance;
   s.max_iterations = o.solver_max_iterations;
+  s.relaxation = o.solver_relaxation;
   return s;
 }
 

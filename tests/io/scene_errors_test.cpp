@@ -96,6 +96,8 @@ TEST(SceneErrors, WrongTypes) {
                          {"options.model: unknown value 'magic' (expected one of: standard, peg, lnc, corrective)"}));
   EXPECT_TRUE(fails_with(yaml({"options: {formulation: euler}", "bodies: [{shape: {cube: 1}, mass: 1}]"}),
                          {"options.formulation: unknown value 'euler'"}));
+  EXPECT_TRUE(fails_with(yaml({"options: {solver_relaxation: 2}", "bodies: [{shape: {cube: 1}, mass: 1}]"}),
+                         {"case.yaml:1: options.solver_relaxation: must lie in (0, 2)"}));
   EXPECT_TRUE(fails_with(yaml({"options: {solver: magic}", "bodies: [{shape: {cube: 1}, mass: 1}]"}),
                          {"case.yaml:1: options.solver: unknown solver 'magic' (expected one of:", "lemke"}));
   EXPECT_TRUE(fails_with(yaml({"options:", "  solver_chain: [pgs, magic]", "bodies: [{shape: {cube: 1}, mass: 1}]"}),

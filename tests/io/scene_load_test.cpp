@@ -129,6 +129,7 @@ TEST(SceneLoad, Options) {
       "  name: demo\n  dimension: 3\n  h: 0.002\n  duration: 2.5\n  eps: 0.03\n"
       "  eps_theta: -0.05\n  friction_directions: 8\n  model: peg\n  formulation: anitescu-potra\n"
       "  solver: pgs\n  gravity: [0, 0, -1.62]\n  solver_tolerance: 1e-8\n  solver_max_iterations: 500\n"
+      "  solver_relaxation: 1.4\n"
       "bodies: [{shape: {cube: 1}, mass: 1}]\n");
   const SimOptions& o = s.model.options;
   EXPECT_EQ(s.name, "demo");
@@ -145,6 +146,7 @@ TEST(SceneLoad, Options) {
   expect_near(o.gravity, Vec3(0, 0, -1.62));
   EXPECT_DOUBLE_EQ(o.solver_tolerance, 1e-8);
   EXPECT_EQ(o.solver_max_iterations, 500);
+  EXPECT_DOUBLE_EQ(o.solver_relaxation, 1.4);
 
   const Scene d = load("options: {eps: auto}\nbodies: [{shape: {cube: 1}, mass: 1}]\n");
   EXPECT_TRUE(d.model.options.eps_auto);
