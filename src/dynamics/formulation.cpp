@@ -143,7 +143,8 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
   structure.coupling.clear();
   out.friction_direction.assign(n, Vec3::Zero());
   LcpProblem& lcp = out.lcp;
-  lcp.A.setZero(n, n);
+  if (in.matrix) lcp.A.setZero(n, n);
+  else lcp.A.resize(0, 0);
   lcp.b.setZero(n);
   lcp.bound.assign(n, RowBound::NonNegative);
   lcp.role.assign(n, RowRole::Normal);
@@ -163,11 +164,13 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
     formulation_detail::add_friction_rows(contact, c, next_friction, next_slip, nd, in, dirs, out);
     for (int k = 0; k < nd; ++k) {
       const int v = next_friction + k;
-      lcp.A(v, next_slip) = 1.0;   // E
-      lcp.A(next_slip, v) = -1.0;  // -E'
+      if (in.matrix) {
+        lcp.A(v, next_slip) = 1.0;   // E
+        lcp.A(next_slip, v) = -1.0;  // -E'
+      }
       structure.coupling.push_back({v, next_slip, 1.0});
     }
-    lcp.A(next_slip, c) = set.contacts[c].mu;  // U
+    if (in.matrix) lcp.A(next_slip, c) = set.contacts[c].mu;  // U
     structure.coupling.push_back({next_slip, c, set.contacts[c].mu});
     for (int k = 0; k < nd; ++k) structure.coupling.push_back({next_slip, next_friction + k, -1.0});
     next_friction += nd;
@@ -175,7 +178,7 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
   }
 
   // G' M^-1 G blocks
-  fill_delassus(structure.rows, n_normal + n_friction, *in.inverse_mass, model.bodies.size(), lcp.A);
+  if (in.matrix) fill_delassus(structure.rows, n_normal + n_friction, *in.inverse_mass, model.bodies.size(), lcp.A);
   formulation_detail::fill_inverse_mass(*in.inverse_mass, structure);
 
   // b: G' nu* (+ psi/h for Stewart-Trinkle's normal rows)

@@ -47,6 +47,10 @@ struct FormulationInput {
   const std::vector<InverseMass>* inverse_mass = nullptr;  // per body
   const std::vector<Vec6>* free_velocity = nullptr;       // nu* per body
   double h = 0.0;
+  // Assemble the dense LcpProblem::A (false: the structure only, for solvers
+  // that work on it; assemble_matrix() in solvers/lcp.hpp builds A later if a
+  // fallback needs it). The PEG formulation always assembles A.
+  bool matrix = true;
 };
 
 // Builds the LCP of eq. 6.1 (Stewart-Trinkle or Anitescu-Potra).

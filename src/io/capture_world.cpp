@@ -9,8 +9,13 @@ int capture_last_step(CaptureWriter& writer, const World& world, long every) {
   int written = 0;
   const std::vector<StepProblem>& problems = world.last_problems();
   for (std::size_t i = 0; i < problems.size(); ++i) {
-    const LcpProblem& problem = problems[i].lcp;
-    if (problem.size() == 0) continue;
+    if (problems[i].lcp.size() == 0) continue;
+    LcpProblem dense;  // a structure-only problem (pgs's chain) is written with its A
+    if (!problems[i].lcp.has_matrix()) {
+      dense = problems[i].lcp;
+      assemble_matrix(dense);
+    }
+    const LcpProblem& problem = problems[i].lcp.has_matrix() ? problems[i].lcp : dense;
     CaptureInfo info;
     info.step = report.step;
     info.island = static_cast<int>(i);

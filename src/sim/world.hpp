@@ -62,7 +62,7 @@ class World {
   // world_solve.cpp: islands, the solver chain, certificates
   void solve(std::vector<Vec6>& velocity);
   void group_islands();
-  SolverResult solve_island(const ConstraintSet& set, const StepProblem& problem, VecX& z, IslandReport& out);
+  SolverResult solve_island(const ConstraintSet& set, StepProblem& problem, VecX& z, IslandReport& out);
   bool recover_without_stabilization(const ConstraintSet& set, const StepProblem& problem, VecX& z);
   void check_finite() const;
   double measure_penetration() const;

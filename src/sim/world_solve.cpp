@@ -52,6 +52,9 @@ void World::solve(std::vector<Vec6>& velocity) {
       in.inverse_mass = &inverse_mass_;
       in.free_velocity = &free_velocity_;
       in.h = model_.options.h;
+      // the dense A only when the chain's first solver reads it (pgs, psor
+      // work on the structure); a fallback that needs it assembles it then
+      in.matrix = solvers_.front()->needs_matrix();
       build_problem(model_.options.formulation, in, set, problem);
       warm_start(set, problem, z_);
     }
@@ -99,8 +102,8 @@ void World::solve(std::vector<Vec6>& velocity) {
 
 // The chain of sim/certification.hpp on one island's problem: z holds the
 // warm start on entry and the impulses to apply on exit.
-SolverResult World::solve_island(const ConstraintSet& set, const StepProblem& problem, VecX& z, IslandReport& out) {
-  const LcpProblem& lcp = problem.lcp;
+SolverResult World::solve_island(const ConstraintSet& set, StepProblem& problem, VecX& z, IslandReport& out) {
+  LcpProblem& lcp = problem.lcp;
   out.contacts = static_cast<int>(set.contacts.size());
   out.problem_size = lcp.size();
   out.attempts.clear();
@@ -110,12 +113,13 @@ SolverResult World::solve_island(const ConstraintSet& set, const StepProblem& pr
   double best_residual = std::numeric_limits<double>::infinity();
   for (std::size_t k = 0; k < solvers_.size(); ++k) {
     if (k > 0) z = best.size() == lcp.size() ? best : VecX::Zero(lcp.size());  // best iterate so far
+    if (solvers_[k]->needs_matrix() && !lcp.has_matrix()) assemble_matrix(lcp);  // timed as the solver's
     result = solvers_[k]->solve(lcp, z);
     SolveAttempt attempt;
     attempt.solver = static_cast<int>(k);
     attempt.status = result.status;
     measured = SolverResult{};
-    if (z.size() == lcp.size()) measure_residuals(lcp, z, measured);  // one dense A z: the certificate's cost
+    if (z.size() == lcp.size()) measure_residuals(lcp, z, measured);  // one A z (or G'M^-1G z): the certificate's cost
     else measured.complementarity = std::numeric_limits<double>::infinity();
     attempt.residual = solver_detail::residual_norm(measured);
     attempt.cone_violation = z.size() == lcp.size() && z.allFinite() ? cone_violation(problem, z, set)
@@ -173,6 +177,7 @@ bool World::recover_without_stabilization(const ConstraintSet& set, const StepPr
     }
   }
   if (!any) return false;
+  if (solvers_.back()->needs_matrix() && !clamped.has_matrix()) assemble_matrix(clamped);
   VecX retry_z = VecX::Zero(clamped.size());
   const SolverResult retry = solvers_.back()->solve(clamped, retry_z);
   if (!retry.ok()) return false;

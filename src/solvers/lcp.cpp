@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace pegsim {
 
@@ -100,12 +101,56 @@ void measure_residuals(const LcpProblem& problem, const VecX& z, SolverResult& r
     result.complementarity = result.feasibility = 0.0;
     return;
   }
-  if (z.size() != n || problem.A.rows() != n || problem.A.cols() != n) {
+  const bool structured = static_cast<int>(problem.structure.rows.size()) == n;
+  if (z.size() != n || (!problem.has_matrix() && !structured)) {
     result.complementarity = result.feasibility = std::numeric_limits<double>::infinity();
     return;
   }
-  const VecX w = problem.A * z + problem.b;
-  solver_detail::residuals_from_w(problem, z, w, result);
+  solver_detail::residuals_from_w(problem, z, complementarity_w(problem, z), result);
+}
+
+VecX complementarity_w(const LcpProblem& problem, const VecX& z) {
+  if (problem.has_matrix()) return problem.A * z + problem.b;
+  const LcpStructure& st = problem.structure;
+  const std::size_t nb = st.inverse_mass.size();
+  std::vector<Vec6> impulse(nb, Vec6::Zero());  // G z per body
+  for (int i = 0; i < problem.size(); ++i) {
+    const JacobianRow& r = st.rows[static_cast<std::size_t>(i)];
+    if (r.body_a < nb) impulse[r.body_a] += z(i) * r.ja;
+    if (r.body_b < nb) impulse[r.body_b] += z(i) * r.jb;
+  }
+  for (std::size_t b = 0; b < nb; ++b) impulse[b] = st.inverse_mass[b] * impulse[b];  // u = M^-1 G z
+  VecX w = problem.b;
+  for (int i = 0; i < problem.size(); ++i) {
+    const JacobianRow& r = st.rows[static_cast<std::size_t>(i)];
+    if (r.body_a < nb) w(i) += r.ja.dot(impulse[r.body_a]);
+    if (r.body_b < nb) w(i) += r.jb.dot(impulse[r.body_b]);
+  }
+  for (const LcpStructure::Entry& e : st.coupling) w(e.row) += e.value * z(e.col);
+  return w;
+}
+
+void assemble_matrix(LcpProblem& problem) {
+  const LcpStructure& st = problem.structure;
+  const int n = problem.size();
+  if (static_cast<int>(st.rows.size()) != n)
+    throw std::invalid_argument("assemble_matrix: the problem has no structure to assemble A from");
+  const std::size_t nb = st.inverse_mass.size();
+  // rows grouped by body: A_ij gets j_i' M_b^-1 j_j for every body b rows i and j share
+  std::vector<std::vector<std::pair<int, Vec6>>> by_body(nb);
+  for (int i = 0; i < n; ++i) {
+    const JacobianRow& r = st.rows[static_cast<std::size_t>(i)];
+    if (r.body_a < nb) by_body[r.body_a].push_back({i, r.ja});
+    if (r.body_b < nb) by_body[r.body_b].push_back({i, r.jb});
+  }
+  problem.A.setZero(n, n);
+  for (std::size_t b = 0; b < nb; ++b) {
+    for (const auto& [i, ji] : by_body[b]) {
+      const Vec6 mi = st.inverse_mass[b] * ji;
+      for (const auto& [j, jj] : by_body[b]) problem.A(j, i) += jj.dot(mi);
+    }
+  }
+  for (const LcpStructure::Entry& e : st.coupling) problem.A(e.row, e.col) += e.value;
 }
 
 std::unique_ptr<LcpSolver> make_solver(std::string_view name, const SolverOptions& options) {

@@ -72,6 +72,10 @@ struct LcpProblem {
 
   int size() const { return static_cast<int>(b.size()); }
   bool is_pure_lcp() const;  // no Free rows
+  // A is filled (n x n). A problem may come with its structure only (A empty):
+  // solvers that work on the structure (LcpSolver::needs_matrix() false) take
+  // it as is; assemble_matrix() builds A for the others.
+  bool has_matrix() const { return A.rows() == size() && A.cols() == size(); }
 };
 
 enum class SolverStatus : std::uint8_t {
@@ -109,10 +113,24 @@ class LcpSolver {
   // z holds the warm start on entry (resized and zeroed by the caller when
   // none), the solution on exit. Never throws on a bad problem: reports it.
   virtual SolverResult solve(const LcpProblem& problem, VecX& z) = 0;
+  // Whether solve() reads the dense A. False for solvers that work through
+  // LcpProblem::structure alone (pgs, psor): the formulation then skips the
+  // dense assembly (issue 4: a dense path only where it is needed).
+  virtual bool needs_matrix() const { return true; }
 };
 
-// Residuals of z for a problem, as defined on SolverResult.
+// Residuals of z for a problem, as defined on SolverResult (through A, or
+// through the structure when the problem has no matrix).
 void measure_residuals(const LcpProblem& problem, const VecX& z, SolverResult& result);
+
+// w = A z + b, through A or, for a structure-only problem, as
+// G' (M^-1 (G z)) + C z + b (thesis eqs. 2.26, 2.30).
+VecX complementarity_w(const LcpProblem& problem, const VecX& z);
+
+// Fills A = G' M^-1 G + C from the structure (a structure-only problem handed
+// to a solver that needs the matrix, or written to a capture file). Throws
+// std::invalid_argument when the problem has no structure.
+void assemble_matrix(LcpProblem& problem);
 
 // The registry: "lemke", "pgs", "path", "fischer-newton", "minmap-newton",
 // "psor", "projected-jacobi", "fixed-point", "interior-point", "ppm",

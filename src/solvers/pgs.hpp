@@ -77,6 +77,8 @@ class PgsSolver final : public LcpSolver {
   ~PgsSolver() override;
   std::string_view name() const override { return name_; }
   SolverResult solve(const LcpProblem& problem, VecX& z) override;
+  // works through LcpProblem::structure (pgs_structured.cpp) when it is given
+  bool needs_matrix() const override { return false; }
 
   static constexpr int kDefaultMaxSweeps = 500;
   static constexpr int kCheckEvery = 4;  // sweeps between residual checks
