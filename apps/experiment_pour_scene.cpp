@@ -85,7 +85,9 @@ PourScene make_pour_scene(const PourSetup& setup, std::uint64_t seed, int count)
                 "# releases one every %g s at its drop point with velocity %s m/s\n"
                 "# (pegsim run on this file alone would only drop the parked column).\n"
                 "options:\n  name: %s-seed-%llu\n  dimension: %d\n  duration: %g\n"
-                "  model: %s\n  solver: lemke\n  friction: 0\n  gravity: %s\nbodies:\n",
+                "  model: %s\n  solver: lemke\n  friction: 0\n  gravity: %s\n"
+                "  eps_theta: auto   # applicability over each step's rotation (SimOptions::eps_theta_auto)\n"
+                "bodies:\n",
                 setup.name, static_cast<unsigned long long>(seed), setup.name, kind.c_str(), kParkX,
                 setup.interval, vec(setup.release_velocity, planar).c_str(), setup.name,
                 static_cast<unsigned long long>(seed), planar ? 2 : 3, setup.duration, planar ? "peg" : "standard",

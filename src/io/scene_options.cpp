@@ -56,10 +56,16 @@ SceneOptions parse_options(const Field& options) {
     }
   }
   // applicability relaxation eps_theta = -sin(theta) (thesis 3.2)
+  // (auto: -0.1 relaxed by each pair's rotation over the step, SimOptions::eps_theta_auto)
   if (Field f = options["eps_theta"]; f.present()) {
-    sim.eps_theta = f.number();
-    if (sim.eps_theta < -1.0 || sim.eps_theta > 1.0)
-      f.fail("must lie in [-1, 1] (it is -sin(theta)), got " + f.describe());
+    if (f.is_scalar() && f.describe() == "auto") {
+      sim.eps_theta_auto = true;
+    } else {
+      sim.eps_theta = f.number();
+      sim.eps_theta_auto = false;
+      if (sim.eps_theta < -1.0 || sim.eps_theta > 1.0)
+        f.fail("must lie in [-1, 1] (it is -sin(theta)) or auto, got " + f.describe());
+    }
   }
   // fewer than 3 directions do not positively span the tangent plane
   if (Field f = options["friction_directions"]; f.present())

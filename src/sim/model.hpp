@@ -47,6 +47,13 @@ struct SimOptions {
   bool eps_auto = false;      // contact distance per body pair from thesis eq. 5.1
   double eps = 0.01;          // contact distance (m), used when !eps_auto
   double eps_theta = -0.1;    // applicability relaxation eps_theta = -sin(theta) (thesis 3.2)
+  // eps_theta: auto - applicability over the step: a pair whose bodies turn by
+  // up to phi = h (|omega_a| + |omega_b|) in the step is judged with
+  // eps_theta - phi (an edge direction's component along a normal changes by at
+  // most phi), so a vertex that becomes applicable during the step is
+  // constrained from its start (thesis 5.5: high rotational velocities). The
+  // contacts' recorded applicability is shifted by +phi to match.
+  bool eps_theta_auto = false;
   double eps_feasible = 1e-6;  // depth below a facet still counted feasible (thesis 3.3): round-off
                                // and the rotation error of thesis 5.3 must not demote resting contacts
   int friction_directions = 7;  // n_d of the linearised cone (3D); 2D always uses +-t

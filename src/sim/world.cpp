@@ -212,11 +212,19 @@ void World::find_contacts() {
   NarrowphaseParams params;
   params.eps_theta = model_.options.eps_theta;
   params.eps_feasible = model_.options.eps_feasible;
+  const double h = model_.options.h;
   for (const BodyPair& pair : pairs_) {
     params.eps = body_eps_[pair.a] + body_eps_[pair.b];
+    // eps_theta: auto (SimOptions::eps_theta_auto): applicability over the step's rotation
+    double turn = 0.0;
+    if (model_.options.eps_theta_auto)
+      turn = std::min(1.0, h * (free_velocity_[pair.a].tail<3>().norm() + free_velocity_[pair.b].tail<3>().norm()));
+    params.eps_theta = model_.options.eps_theta - turn;
+    const std::size_t first = contacts_.size();
     const BodyGeometry a{pair.a, &model_.bodies[pair.a].shape, state_.bodies[pair.a].pose};
     const BodyGeometry b{pair.b, &model_.bodies[pair.b].shape, state_.bodies[pair.b].pose};
     pegsim::find_contacts(a, b, params, contacts_);
+    for (std::size_t k = first; k < contacts_.size(); ++k) contacts_[k].applicability += turn;
   }
 }
 

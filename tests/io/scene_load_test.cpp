@@ -150,6 +150,10 @@ TEST(SceneLoad, Options) {
 
   const Scene d = load("options: {eps: auto}\nbodies: [{shape: {cube: 1}, mass: 1}]\n");
   EXPECT_TRUE(d.model.options.eps_auto);
+  EXPECT_FALSE(d.model.options.eps_theta_auto);
+  const Scene t = load("options: {eps_theta: auto}\nbodies: [{shape: {cube: 1}, mass: 1}]\n");
+  EXPECT_TRUE(t.model.options.eps_theta_auto);
+  EXPECT_DOUBLE_EQ(t.model.options.eps_theta, -0.1);
   expect_near(d.model.options.gravity, Vec3(0, 0, -9.81));
   EXPECT_EQ(d.name, "case");  // no options.name: the source's stem
   EXPECT_TRUE(d.model.options.solver_chain.empty());  // default: just `solver`
