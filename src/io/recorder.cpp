@@ -83,6 +83,7 @@ void write_model(const Writer& w, hid_t file, const Model& model, int every, con
   w.attribute(g, "eps", o.eps);
   w.attribute(g, "eps_auto", std::int32_t{o.eps_auto});
   w.attribute(g, "eps_theta", o.eps_theta);
+  w.attribute(g, "eps_theta_auto", std::int32_t{o.eps_theta_auto});
   w.attribute(g, "friction_directions", std::int32_t{o.friction_directions});
   w.attribute(g, "model", names::contact_model(o.model));
   w.attribute(g, "formulation", names::formulation(o.formulation));
