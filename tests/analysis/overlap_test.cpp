@@ -58,6 +58,24 @@ Eigen::AlignedBox3d world_box(const Shape& s, const Pose& pose) {
   return box;
 }
 
+// The exact intersection of two axis-aligned boxes over their first `dims`
+// axes (area or volume; below 1e-9 counted as 0), and whether they touch
+// along an axis (an overlap length within 1e-9 of 0).
+struct BoxIntersection {
+  double measure;
+  bool touch;
+};
+BoxIntersection box_intersection(const Eigen::AlignedBox3d& ba, const Eigen::AlignedBox3d& bb, int dims) {
+  BoxIntersection r{1.0, false};
+  for (int k = 0; k < dims; ++k) {
+    const double len = std::min(ba.max()(k), bb.max()(k)) - std::max(ba.min()(k), bb.min()(k));
+    if (std::abs(len) < 1e-9) r.touch = true;
+    r.measure *= std::max(0.0, len);
+  }
+  if (r.measure < 1e-9) r.measure = 0.0;
+  return r;
+}
+
 struct Estimate {
   double value = 0.0, sigma_of_true = 0.0;
   long hits = 0;
@@ -237,14 +255,7 @@ TEST(Overlap, LatticeBoxesWithCoplanarAndSharedFacesAreExact) {
     pa.orientation = rng.axis_rotation();
     pb.orientation = rng.axis_rotation();
     const Eigen::AlignedBox3d ba = world_box(a, pa), bb = world_box(b, pb);
-    double exact = 1.0;
-    bool touch = false;
-    for (int k = 0; k < 3; ++k) {
-      const double len = std::min(ba.max()(k), bb.max()(k)) - std::max(ba.min()(k), bb.min()(k));
-      if (std::abs(len) < 1e-9) touch = true;
-      exact *= std::max(0.0, len);
-    }
-    if (exact < 1e-9) exact = 0.0;
+    const auto [exact, touch] = box_intersection(ba, bb, 3);
     touching += touch;
     overlapping += exact > 0.0;
     const double v = overlap_measure(a, pa, b, pb);
@@ -266,14 +277,7 @@ TEST(Overlap, LatticeRectanglesWithCollinearAndSharedEdgesAreExact) {
     const Pose pa = Pose::planar(ca.x(), ca.y(), rng.integer(0, 3) * std::numbers::pi / 2);
     const Pose pb = Pose::planar(cb.x(), cb.y(), rng.integer(0, 3) * std::numbers::pi / 2);
     const Eigen::AlignedBox3d ba = world_box(a, pa), bb = world_box(b, pb);
-    double exact = 1.0;
-    bool touch = false;
-    for (int k = 0; k < 2; ++k) {
-      const double len = std::min(ba.max()(k), bb.max()(k)) - std::max(ba.min()(k), bb.min()(k));
-      if (std::abs(len) < 1e-9) touch = true;
-      exact *= std::max(0.0, len);
-    }
-    if (exact < 1e-9) exact = 0.0;
+    const auto [exact, touch] = box_intersection(ba, bb, 2);
     touching += touch;
     overlapping += exact > 0.0;
     const double v = overlap_measure(a, pa, b, pb);

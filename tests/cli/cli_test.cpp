@@ -12,11 +12,7 @@
 
 namespace {
 
-using pegsim::test::fresh_dir;
-using pegsim::test::Output;
-using pegsim::test::run_cli;
-using pegsim::test::run_shell;
-using pegsim::test::slurp;
+using namespace pegsim::test;  // cli_runner.hpp
 
 const std::string kScenes = PEGSIM_SCENES_DIR;
 

@@ -126,10 +126,11 @@ inline SchurReference schur_reference(const LcpProblem& p) {
   return s;
 }
 
-// The normal and two tangent Jacobian columns of every contact: where they
-// are independent, K = G' M^-1 G is positive definite and a Stewart-Trinkle
-// step's normal impulses and velocities are unique (as in
-// solver_agreement_test.cpp).
+// The normal and two tangent Jacobian columns of every contact (directions 0
+// and n_d / 4 span the tangent plane for n_d = 4, 8, ...): where they are
+// independent, K = G' M^-1 G is positive definite, the contact impulse is
+// determined by the velocity it produces, and a Stewart-Trinkle step's normal
+// impulses and velocities are unique (for the sizes of mu the tests use).
 inline double smallest_contact_eigenvalue(const StewartTrinkleStep& st) {
   MatX G(st.Gn.rows(), 3 * st.contacts);
   for (int c = 0; c < st.contacts; ++c) {
@@ -139,6 +140,22 @@ inline double smallest_contact_eigenvalue(const StewartTrinkleStep& st) {
   }
   const MatX K = G.transpose() * st.Minv * G;
   return Eigen::SelfAdjointEigenSolver<MatX>(K).eigenvalues().minCoeff();
+}
+
+// A 4x4 problem (found by a seeded random search, data rounded to six
+// digits) with A_00 < 0, so A is not copositive (e_0'A e_0 < 0): Lemke's
+// method ends on a secondary ray, yet z = (2.5998, 1.17113, 0, 0) solves it
+// (its one solution, by enumeration of the 16 complementary bases).
+inline LcpProblem non_copositive_4x4() {
+  LcpProblem p;
+  p.A.resize(4, 4);
+  p.b.resize(4);
+  p.A << -0.367676, 0.790992, 0.728436, 0.182872,  //
+      0.288937, -0.238086, -0.564006, 0.096747,     //
+      0.296928, -0.0566107, 0.25084, -0.404294,     //
+      0.449997, 0.694479, -0.1771, 0.585942;
+  p.b << 0.0295264, -0.472347, 0.290619, 0.321858;
+  return p;
 }
 
 inline double residual_of(const SolverResult& r) { return std::max(r.complementarity, r.feasibility); }

@@ -194,18 +194,9 @@ TEST_P(NewtonSolver, SingularAndInfeasibleProblemsGiveNoNaN) {
 }
 
 TEST_P(NewtonSolver, NonCopositiveProblemWhereLemkeEndsOnARay) {
-  // A 4x4 problem (found by a seeded random search, data rounded to six
-  // digits) with A_00 < 0, so A is not copositive (e_0'A e_0 < 0): Lemke's
-  // method ends on a secondary ray, yet z = (2.5998, 1.17113, 0, 0) solves
-  // it, and the Newton methods find it.
-  LcpProblem p;
-  p.A.resize(4, 4);
-  p.b.resize(4);
-  p.A << -0.367676, 0.790992, 0.728436, 0.182872,  //
-      0.288937, -0.238086, -0.564006, 0.096747,     //
-      0.296928, -0.0566107, 0.25084, -0.404294,     //
-      0.449997, 0.694479, -0.1771, 0.585942;
-  p.b << 0.0295264, -0.472347, 0.290619, 0.321858;
+  // not copositive (newton_fixtures.hpp): Lemke's method ends on a secondary
+  // ray, yet z = (2.5998, 1.17113, 0, 0) solves it, and the Newton methods find it
+  const LcpProblem p = test::non_copositive_4x4();
   VecX zl = VecX::Zero(4);
   EXPECT_EQ(make_solver("lemke", {})->solve(p, zl).status, SolverStatus::RayTermination);
   VecX z = VecX::Zero(4);

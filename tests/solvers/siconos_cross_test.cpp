@@ -172,14 +172,7 @@ TEST(SiconosCross, BothLemkesEndOnARayWhereTheNewtonMethodsSolve) {
   // by enumeration of its 16 complementary bases): Siconos's Lemke fails on
   // it as pegsim's does (so the ray is the method's, not a bug), and
   // Siconos's FB Newton finds the solution path finds
-  LcpProblem p;
-  p.A.resize(4, 4);
-  p.b.resize(4);
-  p.A << -0.367676, 0.790992, 0.728436, 0.182872,  //
-      0.288937, -0.238086, -0.564006, 0.096747,     //
-      0.296928, -0.0566107, 0.25084, -0.404294,     //
-      0.449997, 0.694479, -0.1771, 0.585942;
-  p.b << 0.0295264, -0.472347, 0.290619, 0.321858;
+  LcpProblem p = test::non_copositive_4x4();
   const SiconosRun lemke = siconos_lemke(p);
   EXPECT_NE(lemke.info, 0);
   EXPECT_GT(lemke.residual, solver_threshold(p));

@@ -3,6 +3,7 @@
 #include "solvers/lcp.hpp"
 
 #include "solvers/lcp_fixtures.hpp"
+#include "solvers/newton_fixtures.hpp"
 
 #include <gtest/gtest.h>
 
@@ -44,21 +45,7 @@ TEST(SolverAgreement, PositiveDefiniteLcpsHaveOneSolution) {
   }
 }
 
-// The normal and two tangent Jacobian columns of every contact: when they
-// are linearly independent, K = G' M^-1 G is positive definite, the contact
-// impulse is determined by the velocity it produces, and the normal impulses
-// of a Stewart-Trinkle step are unique (for the sizes of mu used here).
-double smallest_contact_eigenvalue(const test::StewartTrinkleStep& st) {
-  MatX G(st.Gn.rows(), 3 * st.contacts);
-  for (int c = 0; c < st.contacts; ++c) {
-    G.col(3 * c) = st.Gn.col(c);
-    // directions 0 and n_d / 4 span the tangent plane for n_d = 4, 8, ...
-    G.col(3 * c + 1) = st.Gf.col(c * st.directions);
-    G.col(3 * c + 2) = st.Gf.col(c * st.directions + st.directions / 4);
-  }
-  const MatX K = G.transpose() * st.Minv * G;
-  return Eigen::SelfAdjointEigenSolver<MatX>(K).eigenvalues().minCoeff();
-}
+using test::smallest_contact_eigenvalue;
 
 TEST(SolverAgreement, StewartTrinkleNormalImpulsesAndVelocitiesMatch) {
   std::mt19937 rng(99);

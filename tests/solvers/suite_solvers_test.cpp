@@ -141,14 +141,7 @@ TEST(Ppm, DeclinesWhatIsNotSymmetricPsd) {
 TEST(InteriorPoint, NeverClaimsTheNonMonotoneProblem) {
   // the non-copositive 4x4 problem of newton_solvers_test.cpp: the interior
   // point method may solve it (path does), but only with a measured residual
-  LcpProblem p;
-  p.A.resize(4, 4);
-  p.b.resize(4);
-  p.A << -0.367676, 0.790992, 0.728436, 0.182872,  //
-      0.288937, -0.238086, -0.564006, 0.096747,     //
-      0.296928, -0.0566107, 0.25084, -0.404294,     //
-      0.449997, 0.694479, -0.1771, 0.585942;
-  p.b << 0.0295264, -0.472347, 0.290619, 0.321858;
+  LcpProblem p = test::non_copositive_4x4();
   VecX z;
   const SolverResult r = run("interior-point", p, z);
   if (r.ok()) {
