@@ -102,8 +102,13 @@ void run_pour(const Context& ctx, PourSetup setup) {
   std::vector<std::string> columns = {"seed", "h", "released"};
   for (const std::string& c : step_columns()) columns.push_back(c);
   std::vector<std::pair<std::string, StageTimes>> times;
-  for (ContactModelKind kind : kModels) {
-    const std::string model = model_name(kind);
+  // the four models, then PEG again with the position correction after each
+  // step (SimOptions::position_correction, sim/position_correction.cpp)
+  std::vector<std::pair<ContactModelKind, bool>> variants;
+  for (ContactModelKind kind : kModels) variants.emplace_back(kind, false);
+  variants.emplace_back(ContactModelKind::Peg, true);
+  for (const auto& [kind, corrected] : variants) {
+    const std::string model = model_name(kind) + (corrected ? "-corrected" : "");
     times.emplace_back(model, StageTimes{});
     const bool available = unavailable_reason(kind, setup.dimension).empty();
     std::unique_ptr<Csv> steps;  // none for a model that is not available: its runs end before any step
@@ -112,6 +117,8 @@ void run_pour(const Context& ctx, PourSetup setup) {
       for (double h : hs) {
         const PourScene& ps = scenes[static_cast<std::size_t>(seed - 1)];
         PourSchedule pour(setup, ps, h);
+        Scene scene = ps.scene;
+        scene.model.options.position_correction = corrected;
         Totals t;
         RunHooks hooks;
         hooks.before = [&](World& world) { pour.before_step(world); };
@@ -130,7 +137,7 @@ void run_pour(const Context& ctx, PourSetup setup) {
           t.contacts += r.contacts_found;
           times.back().second.add(r);
         };
-        const Outcome o = simulate(ps.scene, kind, h, 10.0 * h, std::lround(setup.duration / h), hooks);
+        const Outcome o = simulate(scene, kind, h, 10.0 * h, std::lround(setup.duration / h), hooks);
         log.add(model, h, seed, o);
         if (!available) continue;
         const double n = static_cast<double>(std::max(t.steps, 1L));

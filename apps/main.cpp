@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--model", run.model, "contact model: standard|peg|lnc|corrective");
   run_cmd->add_option("--solver", run.solver, "complementarity solver (docs/solvers.md): lemke, pgs, psor, path, ...");
   run_cmd->add_option("--relaxation", run.relaxation, "psor / projected-jacobi relaxation lambda in (0, 2)");
+  run_cmd->add_flag("--position-correction", run.position_correction,
+                    "project poses out of overlap after each step (scene option position_correction)");
   run_cmd->add_option("--solver-chain", run.solver_chain,
                       "fallback chain, e.g. pgs,path,lemke: a solve that misses its tolerance goes to the next");
   run_cmd->add_option("--record", run.record, "write an HDF5 recording to FILE");

@@ -51,6 +51,7 @@ int run_command(const RunArgs& args) {
   Scene scene = args.scene.empty() ? load_scene_string(builtin_scene_text(), builtin_scene_name())
                                    : load_scene_file(args.scene);
   const std::string scene_text = scene.text;
+  if (args.position_correction) scene.model.options.position_correction = true;
   if (args.relaxation >= 0.0) {
     if (!(args.relaxation > 0.0 && args.relaxation < 2.0))
       throw std::invalid_argument("--relaxation must lie in (0, 2), got " + std::to_string(args.relaxation));

@@ -89,6 +89,10 @@ void bind_report(py::module_& m) {
       .def_readonly("solver_recoveries", &StepReport::solver_recoveries)
       .def_readonly("problem_size", &StepReport::problem_size)
       .def_readonly("max_penetration", &StepReport::max_penetration, "deepest overlap after the step (m)")
+      .def_readonly("position_corrections", &StepReport::position_corrections,
+                    "projections of the position correction this step")
+      .def_readonly("penetration_before_correction", &StepReport::penetration_before_correction,
+                    "deepest overlap before the position correction (m)")
       .def("__repr__", [](const StepReport& r) {
         return "<pegsim.StepReport step " + std::to_string(r.step) + ", t = " + std::to_string(r.time) + " s, " +
                std::to_string(r.contacts.size()) + " contacts, solver " + std::string(to_string(r.solver.status)) + ">";

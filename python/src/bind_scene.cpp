@@ -158,6 +158,9 @@ void bind_scene(py::module_& m) {
                       if (n < 0) throw std::invalid_argument("solver_max_iterations: must be >= 0");
                       s.model.options.solver_max_iterations = n;
                     })
+      .def_property("position_correction", [](const Scene& s) { return s.model.options.position_correction; },
+                    [](Scene& s, bool on) { s.model.options.position_correction = on; },
+                    "project poses out of overlap after each step (sim/position_correction.cpp)")
       .def_property("gravity", [](const Scene& s) { return vector_of(s.model.options.gravity); },
                     [](Scene& s, py::handle g) {
                       const bool planar = s.model.options.dimension == Dimension::Planar;

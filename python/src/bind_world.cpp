@@ -95,6 +95,7 @@ py::dict options_of(const SimOptions& o) {
   d["solver_tolerance"] = o.solver_tolerance;
   d["solver_max_iterations"] = o.solver_max_iterations;
   d["gravity"] = vector_of(o.gravity);
+  d["position_correction"] = o.position_correction;
   return d;
 }
 

@@ -63,7 +63,15 @@
 //    and an X-constraint on such a contact traps as the standard model does
 //    (tests/contact/peg_exactness_test.cpp found it). So Algorithm 14 drops
 //    C(e_a, e_b) when it is violated (gap < -eps_feasible) and the lines come
-//    closest outside a segment: e_a has not crossed e_b there. A satisfied one
+//    closest outside a segment: e_a has not crossed e_b there. Unless the
+//    two parts overlap at least as deep as the contact is violated (separating
+//    axis depth >= -gap - eps_feasible): then the contact asks for no more
+//    than separating the pair needs, and it is the one that holds a vertex
+//    riding across e_b, whose edge crosses e_b a few micrometres past the
+//    vertex once the step's rotation error (thesis 5.3) has let it dip in
+//    (box-of-polyhedra seed 1 at h = 0.002 sank two polyhedra 2 mm into each
+//    other without it; tests/sim/peg_pour_test.cpp). Bodies that are apart
+//    never keep such a contact, so the exactness test is unchanged. A satisfied one
 //    is kept: it stops e_a from crossing e_b during the step (cracked-ramp: a
 //    cube's bottom edge reaching the seam of a 0.1 mm step down would dip
 //    0.1 mm into the upper slab's edge without it). Step 3 gives a U-constraint only to contacts
@@ -79,6 +87,7 @@
 // edges cross next to a corner it has nothing: that is the interpenetration
 // thesis 4.1 (Fig. 4.4) says LNC permits.
 #include "contact/peg.hpp"
+#include "geometry/penetration.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -187,7 +196,7 @@ class Pair3d {
       // P5: a violated C(e_a, e_b) (or flipped copy) whose lines meet outside a segment is dropped
       const bool on_segments = lines_meet_on_segments(contacts_[cee], false);
       const double tolerance = model_.options.eps_feasible;
-      auto usable = [&](double gap) { return on_segments || gap >= -tolerance; };
+      auto usable = [&](double gap) { return on_segments || gap >= -tolerance || -gap <= overlap_depth() + tolerance; };
       const PolyEdge& ea = p.edges[static_cast<std::size_t>(e_a)];
       const int other = ea.tail == v_a ? ea.head : ea.tail;
       const Vec3 direction =
@@ -206,7 +215,7 @@ class Pair3d {
         const int with_c3 = side >= 0.0 ? c1 : c2;
         const int with_c4 = side >= 0.0 ? c2 : c1;
         if (usable(gap)) writer_.x(writer_.add(with_c3), writer_.add(cee));
-        if (usable(-gap)) writer_.x(writer_.add(with_c4), writer_.add_new(flipped));
+        if (usable(flipped.gap)) writer_.x(writer_.add(with_c4), writer_.add_new(flipped));
       }
     }
   }
@@ -231,6 +240,19 @@ class Pair3d {
     return within(s) && within(t);
   }
 
+  // P5: how deep the two parts overlap at the step's start (separating axis
+  // test, geometry/penetration.hpp; <= 0 when apart), computed once per pair
+  // and only when a violated contact asks.
+  double overlap_depth() {
+    if (!depth_known_) {
+      const std::uint32_t a = part_body_[0], b = part_body_[1];
+      depth_ = penetration_depth(part_of(model_.bodies[a].shape, part_[0]), state_.bodies[a].pose,
+                                 part_of(model_.bodies[b].shape, part_[1]), state_.bodies[b].pose);
+      depth_known_ = true;
+    }
+    return depth_;
+  }
+
   // The polyhedron of body b in this pair: its part, for a compound body.
   const Polyhedron* polyhedron(std::uint32_t b) const {
     const int part = b == part_body_[0] ? part_[0] : part_[1];
@@ -245,6 +267,8 @@ class Pair3d {
   PegWriter& writer_;
   bool used(int contact) const { return std::find(used_.begin(), used_.end(), contact) != used_.end(); }
 
+  bool depth_known_ = false;
+  double depth_ = 0.0;
   std::vector<int> used_;  // edge-edge contacts (input indices) used by an X-constraint (P4); few per pair
   std::map<EdgePairKey, int> edge_pairs_;
 };

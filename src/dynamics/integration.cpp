@@ -2,6 +2,29 @@
 
 namespace pegsim {
 
+namespace {
+
+// x <- x + h v, q <- normalize(q + (h/2) (0, w) (x) q) (eq. 2.36); planar: theta <- theta + h w_z.
+void advance_pose(BodyState& s, const Vec3& v, const Vec3& w, double h, bool planar) {
+  s.pose.position += h * v;
+  if (planar) {
+    s.theta += h * w.z();
+    s.pose.orientation = Quat(Eigen::AngleAxisd(s.theta, Vec3::UnitZ()));
+    return;
+  }
+  // eq. 2.36: q_dot = 1/2 (0, w) (x) q for a world-frame angular velocity
+  const Quat& q = s.pose.orientation;
+  const Vec3 qv = q.vec();
+  Quat dq;
+  dq.w() = -0.5 * h * w.dot(qv);
+  dq.vec() = 0.5 * h * (q.w() * w + w.cross(qv));
+  Quat next(q.w() + dq.w(), q.x() + dq.x(), q.y() + dq.y(), q.z() + dq.z());
+  next.normalize();
+  s.pose.orientation = next;
+}
+
+}  // namespace
+
 void integrate(const Model& model, const std::vector<Vec6>& velocity, double h, State& state) {
   const bool planar = model.options.dimension == Dimension::Planar;
   for (std::size_t i = 0; i < model.bodies.size(); ++i) {
@@ -9,22 +32,17 @@ void integrate(const Model& model, const std::vector<Vec6>& velocity, double h, 
     if (model.bodies[i].is_static) continue;
     s.linear_velocity = velocity[i].head<3>();
     s.angular_velocity = velocity[i].tail<3>();
-    s.pose.position += h * s.linear_velocity;
-    if (planar) {
-      s.theta += h * s.angular_velocity.z();
-      s.pose.orientation = Quat(Eigen::AngleAxisd(s.theta, Vec3::UnitZ()));
-      continue;
-    }
-    // eq. 2.36: q_dot = 1/2 (0, w) (x) q for a world-frame angular velocity
-    const Quat& q = s.pose.orientation;
-    const Vec3& w = s.angular_velocity;
-    const Vec3 qv = q.vec();
-    Quat dq;
-    dq.w() = -0.5 * h * w.dot(qv);
-    dq.vec() = 0.5 * h * (q.w() * w + w.cross(qv));
-    Quat next(q.w() + dq.w(), q.x() + dq.x(), q.y() + dq.y(), q.z() + dq.z());
-    next.normalize();
-    s.pose.orientation = next;
+    advance_pose(s, s.linear_velocity, s.angular_velocity, h, planar);
+  }
+}
+
+void displace(const Model& model, const std::vector<Vec6>& displacement, State& state) {
+  const bool planar = model.options.dimension == Dimension::Planar;
+  for (std::size_t i = 0; i < model.bodies.size(); ++i) {
+    if (model.bodies[i].is_static) continue;
+    const Vec3 dx = displacement[i].head<3>();
+    const Vec3 dtheta = displacement[i].tail<3>();
+    advance_pose(state.bodies[i], dx, dtheta, 1.0, planar);
   }
 }
 

@@ -11,4 +11,9 @@ namespace pegsim {
 // Planar bodies advance theta <- theta + h w_z and take q from theta exactly.
 void integrate(const Model& model, const std::vector<Vec6>& velocity, double h, State& state);
 
+// Moves each dynamic body's pose by a displacement [dx; dtheta] (world frame,
+// dtheta a small rotation vector) with the same update as integrate() at
+// h = 1, leaving velocities alone (sim/position_correction.cpp).
+void displace(const Model& model, const std::vector<Vec6>& displacement, State& state);
+
 }  // namespace pegsim

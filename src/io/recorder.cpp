@@ -95,6 +95,9 @@ void write_model(const Writer& w, hid_t file, const Model& model, int every, con
   w.attribute(g, "max_cone_violation", o.max_cone_violation);
   w.attribute(g, "max_penetration", o.max_penetration);
   w.attribute(g, "islands", std::int32_t{o.islands});
+  w.attribute(g, "position_correction", std::int32_t{o.position_correction});
+  w.attribute(g, "correction_tolerance", o.correction_tolerance);
+  w.attribute(g, "correction_iterations", std::int32_t{o.correction_iterations});
   w.attribute(g, "record_every", std::int32_t{every});
 
   std::vector<std::string> materials;

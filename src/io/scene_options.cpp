@@ -30,7 +30,8 @@ SceneOptions parse_options(const Field& options) {
   options.expect_keys({"name", "dimension", "h", "duration", "eps", "eps_theta",
                        "friction_directions", "friction", "model", "formulation", "solver",
                        "gravity", "solver_tolerance", "solver_max_iterations", "solver_relaxation", "solver_chain",
-                       "max_cone_violation", "max_penetration", "islands"});
+                       "max_cone_violation", "max_penetration", "islands", "position_correction",
+                       "correction_tolerance", "correction_iterations"});
 
   // dimension first: gravity's length depends on it
   if (Field f = options["dimension"]; f.present()) {
@@ -115,6 +116,9 @@ SceneOptions parse_options(const Field& options) {
   if (Field f = options["max_cone_violation"]; f.present()) sim.max_cone_violation = f.non_negative();
   if (Field f = options["max_penetration"]; f.present()) sim.max_penetration = f.non_negative();
   if (Field f = options["islands"]; f.present()) sim.islands = f.boolean();
+  if (Field f = options["position_correction"]; f.present()) sim.position_correction = f.boolean();
+  if (Field f = options["correction_tolerance"]; f.present()) sim.correction_tolerance = f.positive();
+  if (Field f = options["correction_iterations"]; f.present()) sim.correction_iterations = f.integer_at_least(1);
   return out;
 }
 

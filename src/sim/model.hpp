@@ -80,6 +80,14 @@ struct SimOptions {
   double max_cone_violation = std::numeric_limits<double>::infinity();
   double max_penetration = std::numeric_limits<double>::infinity();
   bool islands = true;  // one problem per contact island (sim/islands.hpp); false: one for all
+  // Position correction after the step (sim/position_correction.cpp): while two
+  // bodies overlap deeper than correction_tolerance (m), poses are projected
+  // out of the overlap through the contact model's own constraints, at most
+  // correction_iterations times; velocities are left alone. Off: the thesis's
+  // step, whose rotation error (thesis 5.3) can leave overlap.
+  bool position_correction = false;
+  double correction_tolerance = 1e-6;
+  int correction_iterations = 4;
 };
 
 struct Model {

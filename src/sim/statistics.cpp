@@ -46,6 +46,10 @@ void RunStatistics::on_step(const Model& model, const State& state, const StepRe
     if (r.solver.regularization_level > 0) ++regularized_solves;
   }
   max_penetration = std::max(max_penetration, r.max_penetration);
+  position_corrections += r.position_corrections;
+  if (r.position_corrections > 0) ++steps_corrected;
+  correction_failures += r.correction_failures;
+  max_penetration_before_correction = std::max(max_penetration_before_correction, r.penetration_before_correction);
   energy_final = mechanical_energy(model, state);
   energy_max_rise = std::max(energy_max_rise, energy_final - energy_initial);
   momentum_final = linear_momentum(model, state);
@@ -82,6 +86,9 @@ std::string RunStatistics::summary(double wall_seconds) const {
   add("solver iterations     mean %.2f, max %d per step\n", solver_iterations_total / n, solver_iterations_max);
   add("worst complementarity %.3g\n", worst_complementarity);
   add("largest penetration   %.3g m\n", max_penetration);
+  if (position_corrections > 0 || correction_failures > 0)
+    add("position correction   %ld projections in %ld steps, %ld unsolved; largest penetration before it %.3g m\n",
+        position_corrections, steps_corrected, correction_failures, max_penetration_before_correction);
   const double scale = std::max(1.0, std::abs(energy_initial));
   add("energy                initial %.6g J, final %.6g J, drift %.3g (relative), largest rise %.3g J\n",
       energy_initial, energy_final, (energy_final - energy_initial) / scale, energy_max_rise);

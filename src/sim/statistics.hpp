@@ -40,6 +40,10 @@ class RunStatistics final : public StepObserver {
   long penetration_exceeded = 0;           // steps above SimOptions::max_penetration
   double worst_complementarity = 0.0;
   double max_penetration = 0.0;
+  long position_corrections = 0;           // projections of SimOptions::position_correction, summed
+  long steps_corrected = 0;
+  long correction_failures = 0;
+  double max_penetration_before_correction = 0.0;
   double energy_initial = 0.0, energy_final = 0.0, energy_max_rise = 0.0;
   Vec3 momentum_initial = Vec3::Zero(), momentum_final = Vec3::Zero();
   StepProfile total_time;  // seconds per stage, summed over steps

@@ -112,6 +112,8 @@ const StepReport& World::step() {
   report_.complementarity = 0.0;
   report_.cone_violation = 0.0;
   report_.penetration_exceeded = false;
+  report_.position_corrections = 0;
+  report_.correction_failures = 0;
   report_.problem_size = 0;
   report_.step = state_.step;
   const double h = model_.options.h;
@@ -157,7 +159,12 @@ const StepReport& World::step() {
   }
   {
     StageTimer timer(report_.profile, Stage::Observers);
-    report_.max_penetration = measure_penetration();
+    report_.penetration_before_correction = measure_penetration();
+  }
+  // SimOptions::position_correction (sim/position_correction.cpp), timed by its stages
+  report_.max_penetration = correct_positions(report_.penetration_before_correction);
+  {
+    StageTimer timer(report_.profile, Stage::Observers);
     report_.penetration_exceeded = report_.max_penetration > model_.options.max_penetration;
     for (StepObserver* o : observers_) o->on_step(model_, state_, report_);
   }
@@ -207,6 +214,13 @@ void World::find_contacts() {
     }
     broadphase_.find_pairs(boxes_, is_static_, pairs_);
   }
+  narrowphase(true);
+}
+
+// Every feature pair within each broadphase pair's contact distance, at the
+// current poses. `over_step`: with eps_theta: auto, applicability judged over
+// the step's rotation (off for the position correction, which turns nothing).
+void World::narrowphase(bool over_step) {
   StageTimer timer(report_.profile, Stage::Narrowphase);
   contacts_.clear();
   NarrowphaseParams params;
@@ -217,7 +231,7 @@ void World::find_contacts() {
     params.eps = body_eps_[pair.a] + body_eps_[pair.b];
     // eps_theta: auto (SimOptions::eps_theta_auto): applicability over the step's rotation
     double turn = 0.0;
-    if (model_.options.eps_theta_auto)
+    if (model_.options.eps_theta_auto && over_step)
       turn = std::min(1.0, h * (free_velocity_[pair.a].tail<3>().norm() + free_velocity_[pair.b].tail<3>().norm()));
     params.eps_theta = model_.options.eps_theta - turn;
     const std::size_t first = contacts_.size();

@@ -59,6 +59,9 @@ class World {
 
  private:
   void find_contacts();
+  void narrowphase(bool over_step);
+  double correct_positions(double depth);  // returns the deepest overlap after it
+  void build_correction_set();
   // world_solve.cpp: islands, the solver chain, certificates
   void solve(std::vector<Vec6>& velocity);
   void group_islands();
@@ -89,6 +92,10 @@ class World {
   StepProblem empty_problem_;
   std::vector<InverseMass> inverse_mass_;
   std::vector<Vec6> free_velocity_;
+  // position correction (sim/position_correction.cpp): its constraints, problem and overlap model
+  ConstraintSet correction_set_, scratch_set_;
+  StepProblem correction_problem_;
+  std::unique_ptr<ContactModel> overlap_model_;
   VecX z_;
   StepReport report_;
 

@@ -142,6 +142,12 @@ TEST(SceneErrors, NonPositiveAndNegativeValues) {
                          {"case.yaml:2: options.duration: must be positive, got -2"}));
   EXPECT_TRUE(fails_with(yaml({"options: {eps: -0.1}", "bodies: [{shape: {cube: 1}, mass: 1}]"}),
                          {"options.eps: must not be negative, got -0.1"}));
+  EXPECT_TRUE(fails_with(yaml({"options:", "  correction_tolerance: 0", "bodies: [{shape: {cube: 1}, mass: 1}]"}),
+                         {"case.yaml:2: options.correction_tolerance: must be positive, got 0"}));
+  EXPECT_TRUE(fails_with(yaml({"options: {correction_iterations: 0}", "bodies: [{shape: {cube: 1}, mass: 1}]"}),
+                         {"options.correction_iterations"}));
+  EXPECT_TRUE(fails_with(yaml({"options: {position_correction: maybe}", "bodies: [{shape: {cube: 1}, mass: 1}]"}),
+                         {"options.position_correction"}));
   EXPECT_TRUE(fails_with(yaml({"options: {friction: -1}", "bodies: [{shape: {cube: 1}, mass: 1}]"}),
                          {"options.friction: must not be negative, got -1"}));
   EXPECT_TRUE(fails_with(yaml({"materials: [a]", "friction:", "  - {materials: [a, a], mu: -0.5}",

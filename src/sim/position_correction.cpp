@@ -1,0 +1,129 @@
+// Position correction (SimOptions::position_correction): after the step, poses
+// are projected out of any overlap the step left, through the contact model's
+// own constraints; velocities are left alone.
+//
+// Why: the step is exact only to first order in the rotation (thesis 5.3,
+// Figs. 5.23-5.25): contact normals, points and applicability are fixed at the
+// start of the step, so a body that turns by phi in the step can end it
+// overlapping another by about r phi^2 / 2, even under PEG. Post-stabilization
+// (Cline and Pai 2003; the position pass of Box2D and of Anitescu and Hart's
+// stabilized time stepping) removes that error without touching the dynamics.
+//
+// The projection is the step's own problem at the end-of-step poses with
+// h = 1, zero velocities, no external impulses and no friction (thesis eq.
+// 6.1 with nu* = 0):
+//   0 <= p_n  perp  G_n' M^-1 G_n p_n + psi_n >= 0,   dq = M^-1 G_n p_n,
+// the smallest mass-weighted displacement dq that brings every constrained gap
+// to >= 0 to first order. Its constraints:
+// - each overlapping pair of bodies (of convex parts) gets the corrective
+//   method's one contact (contact/corrective.cpp, thesis 5.2): along the
+//   separating axis of least penetration, gap = minus that depth. That axis
+//   always separates the pair, whatever its features (the features' own
+//   constraints may have let the overlap through in the first place);
+// - every other pair within contact distance gets the scene's contact model
+//   (PEG's I- and X-constraints under PEG), so that pushing one pair apart does
+//   not push a body into a third one, and does not trap it there.
+// The poses move by dq as integrate() would move them in a step of length 1
+// (dynamics/integration.hpp, displace()). A projection is linear, so it is
+// repeated while the deepest overlap (separating axis theorem, as
+// StepReport::max_penetration) is above correction_tolerance, at most
+// correction_iterations times.
+#include "dynamics/integration.hpp"
+#include "contact/corrective.hpp"
+#include "sim/stage_timer.hpp"
+#include "sim/world.hpp"
+
+#include <set>
+#include <tuple>
+
+namespace pegsim {
+namespace {
+
+using PartPair = std::tuple<std::uint32_t, int, std::uint32_t, int>;  // (body, part, body, part), lower body first
+
+PartPair part_pair(const Contact& c) {
+  return c.body_a < c.body_b ? PartPair{c.body_a, c.part_a, c.body_b, c.part_b}
+                             : PartPair{c.body_b, c.part_b, c.body_a, c.part_a};
+}
+
+// Appends `from` to `to`, renumbering its contacts.
+void append(const ConstraintSet& from, ConstraintSet& to) {
+  const int offset = static_cast<int>(to.contacts.size());
+  to.contacts.insert(to.contacts.end(), from.contacts.begin(), from.contacts.end());
+  for (ContactConstraint k : from.constraints) {
+    for (int& c : k.contacts) c += offset;
+    for (int& c : k.friction) c += offset;
+    to.constraints.push_back(std::move(k));
+  }
+}
+
+}  // namespace
+
+// correction_set_: one corrective contact per overlapping pair of parts, the
+// scene's contact model on the narrowphase's contacts of all other pairs.
+void World::build_correction_set() {
+  if (!overlap_model_) overlap_model_ = make_corrective_model();
+  overlap_model_->build(model_, state_, contacts_, correction_set_);
+  std::set<PartPair> overlapping;
+  for (const ConstrainedContact& c : correction_set_.contacts) overlapping.insert(part_pair(c.contact));
+  std::vector<Contact> others;
+  for (const Contact& c : contacts_)
+    if (!overlapping.count(part_pair(c))) others.push_back(c);
+  contact_model_->build(model_, state_, others, scratch_set_);
+  append(scratch_set_, correction_set_);
+}
+
+double World::correct_positions(double depth) {
+  const SimOptions& o = model_.options;
+  if (!o.position_correction) return depth;
+  const std::size_t nb = model_.bodies.size();
+  const Dimension dim = model_.options.dimension;
+  for (int pass = 0; pass < o.correction_iterations && depth > o.correction_tolerance; ++pass) {
+    narrowphase(false);
+    {
+      StageTimer timer(report_.profile, Stage::ContactModel);
+      build_correction_set();
+    }
+    if (correction_set_.contacts.empty()) break;  // overlap deeper than the contact distance: nothing to push on
+    for (ConstrainedContact& c : correction_set_.contacts) c.mu = 0.0;  // a projection has no friction
+    for (ContactConstraint& k : correction_set_.constraints) k.friction.clear();
+    for (std::size_t i = 0; i < nb; ++i) inverse_mass_[i] = world_inverse_mass(model_.bodies[i], state_.bodies[i], dim);
+    const std::vector<Vec6> at_rest(nb, Vec6::Zero());
+    {
+      StageTimer timer(report_.profile, Stage::Formulation);
+      FormulationInput in;
+      in.model = &model_;
+      in.state = &state_;
+      in.inverse_mass = &inverse_mass_;
+      in.free_velocity = &at_rest;
+      in.h = 1.0;
+      in.matrix = solvers_.front()->needs_matrix();
+      build_problem(FormulationKind::StewartTrinkle, in, correction_set_, correction_problem_);
+    }
+    LcpProblem& lcp = correction_problem_.lcp;
+    VecX z;
+    bool solved = false;
+    {
+      StageTimer timer(report_.profile, Stage::Solver);
+      for (const auto& solver : solvers_) {  // the scene's chain, first accepted solution
+        z = VecX::Zero(lcp.size());
+        if (solver->needs_matrix() && !lcp.has_matrix()) assemble_matrix(lcp);
+        solved = solver->solve(lcp, z).ok() && z.allFinite();
+        if (solved) break;
+      }
+    }
+    if (!solved) {
+      ++report_.correction_failures;
+      break;
+    }
+    std::vector<Vec6> displacement(nb, Vec6::Zero());
+    apply_impulses(correction_problem_, z, inverse_mass_, displacement);
+    displace(model_, displacement, state_);
+    check_finite();
+    ++report_.position_corrections;
+    depth = measure_penetration();
+  }
+  return depth;
+}
+
+}  // namespace pegsim
