@@ -16,7 +16,10 @@
 //   body spinning at w swings its corners by about w h L in a step, so the
 //   overlap grows like h^2-h^3 (2D PEG: 1.6e-6 m^2 at h = 0.001 to 7e-4 at
 //   0.01). Checked: PEG stays far below the corrective method at every h,
-//   and 3D stays below 1e-6 m^3 up to h = 0.005 s.
+//   3D below 1e-6 m^3 at every h (eps_theta: auto), 2D up to h = 0.005 s.
+// - Whole 5 s pours: PEG alone (a 3D hole in piles, fixed in P5), and PEG
+//   with the position correction (sim/position_correction.cpp), which meets
+//   the bar with free rotation at every h in 2D and 3D.
 #include "analysis/overlap.hpp"
 #include "experiment_pour.hpp"
 
