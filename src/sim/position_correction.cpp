@@ -22,7 +22,10 @@
 //   constraints may have let the overlap through in the first place);
 // - every other pair within contact distance gets the scene's contact model
 //   (PEG's I- and X-constraints under PEG), so that pushing one pair apart does
-//   not push a body into a third one, and does not trap it there.
+//   not push a body into a third one, and does not trap it there. Those pairs
+//   are apart, so their gaps are taken as max(gap, 0): held, never pushed (a
+//   negative one is a falsely extended facet plane; Contact's points are left
+//   as they are, only the projection's psi changes).
 // The poses move by dq as integrate() would move them in a step of length 1
 // (dynamics/integration.hpp, displace()). A projection is linear, so it is
 // repeated while the deepest overlap (separating axis theorem, as
@@ -33,6 +36,7 @@
 #include "sim/stage_timer.hpp"
 #include "sim/world.hpp"
 
+#include <algorithm>
 #include <set>
 #include <tuple>
 
@@ -70,6 +74,11 @@ void World::build_correction_set() {
   for (const Contact& c : contacts_)
     if (!overlapping.count(part_pair(c))) others.push_back(c);
   contact_model_->build(model_, state_, others, scratch_set_);
+  // these pairs are apart (or touch within the clipping's round-off): a
+  // negative gap among their contacts is a facet plane's false extension
+  // (thesis 4.1), not an overlap, and is only held, not pushed out; pushing it
+  // would be the standard model's trap and leave the projection infeasible
+  for (ConstrainedContact& c : scratch_set_.contacts) c.contact.gap = std::max(c.contact.gap, 0.0);
   append(scratch_set_, correction_set_);
 }
 
