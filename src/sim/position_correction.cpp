@@ -26,7 +26,9 @@
 //   are apart, so their gaps are taken as max(gap, 0): held, never pushed (a
 //   negative one is a falsely extended facet plane; Contact's points are left
 //   as they are, only the projection's psi changes).
-// The poses move by dq as integrate() would move them in a step of length 1
+// One problem per contact island, for the islands that hold an overlap (in
+// the others every gap is >= 0, so their projection is zero). The poses move
+// by dq as integrate() would move them in a step of length 1
 // (dynamics/integration.hpp, displace()). A projection is linear, so it is
 // repeated while the deepest overlap (separating axis theorem, as
 // StepReport::max_penetration) is above correction_tolerance, at most
@@ -34,6 +36,7 @@
 #include "dynamics/integration.hpp"
 #include "contact/corrective.hpp"
 #include "sim/stage_timer.hpp"
+#include "sim/islands.hpp"
 #include "sim/world.hpp"
 
 #include <algorithm>
@@ -82,6 +85,37 @@ void World::build_correction_set() {
   append(scratch_set_, correction_set_);
 }
 
+// One island's projection, added to `displacement`; false if no solver of the
+// chain solved it.
+bool World::project_island(const ConstraintSet& set, std::vector<Vec6>& displacement) {
+  const std::vector<Vec6> at_rest(model_.bodies.size(), Vec6::Zero());
+  {
+    StageTimer timer(report_.profile, Stage::Formulation);
+    FormulationInput in;
+    in.model = &model_;
+    in.state = &state_;
+    in.inverse_mass = &inverse_mass_;
+    in.free_velocity = &at_rest;
+    in.h = 1.0;
+    in.matrix = solvers_.front()->needs_matrix();
+    build_problem(FormulationKind::StewartTrinkle, in, set, correction_problem_);
+  }
+  LcpProblem& lcp = correction_problem_.lcp;
+  VecX z;
+  bool solved = false;
+  {
+    StageTimer timer(report_.profile, Stage::Solver);
+    for (const auto& solver : solvers_) {  // the scene's chain, first accepted solution
+      z = VecX::Zero(lcp.size());
+      if (solver->needs_matrix() && !lcp.has_matrix()) assemble_matrix(lcp);
+      solved = solver->solve(lcp, z).ok() && z.allFinite();
+      if (solved) break;
+    }
+  }
+  if (solved) apply_impulses(correction_problem_, z, inverse_mass_, displacement);
+  return solved;
+}
+
 double World::correct_positions(double depth) {
   const SimOptions& o = model_.options;
   if (!o.position_correction) return depth;
@@ -93,40 +127,23 @@ double World::correct_positions(double depth) {
       StageTimer timer(report_.profile, Stage::ContactModel);
       build_correction_set();
     }
-    if (correction_set_.contacts.empty()) break;  // overlap deeper than the contact distance: nothing to push on
     for (ConstrainedContact& c : correction_set_.contacts) c.mu = 0.0;  // a projection has no friction
     for (ContactConstraint& k : correction_set_.constraints) k.friction.clear();
     for (std::size_t i = 0; i < nb; ++i) inverse_mass_[i] = world_inverse_mass(model_.bodies[i], state_.bodies[i], dim);
-    const std::vector<Vec6> at_rest(nb, Vec6::Zero());
-    {
-      StageTimer timer(report_.profile, Stage::Formulation);
-      FormulationInput in;
-      in.model = &model_;
-      in.state = &state_;
-      in.inverse_mass = &inverse_mass_;
-      in.free_velocity = &at_rest;
-      in.h = 1.0;
-      in.matrix = solvers_.front()->needs_matrix();
-      build_problem(FormulationKind::StewartTrinkle, in, correction_set_, correction_problem_);
-    }
-    LcpProblem& lcp = correction_problem_.lcp;
-    VecX z;
-    bool solved = false;
-    {
-      StageTimer timer(report_.profile, Stage::Solver);
-      for (const auto& solver : solvers_) {  // the scene's chain, first accepted solution
-        z = VecX::Zero(lcp.size());
-        if (solver->needs_matrix() && !lcp.has_matrix()) assemble_matrix(lcp);
-        solved = solver->solve(lcp, z).ok() && z.allFinite();
-        if (solved) break;
-      }
-    }
-    if (!solved) {
-      ++report_.correction_failures;
-      break;
-    }
+    // one problem per island (sim/islands.hpp), and only islands with an
+    // overlap in them: elsewhere every gap is >= 0 and the projection is zero
+    find_islands(correction_set_, is_static_, correction_islands_);
     std::vector<Vec6> displacement(nb, Vec6::Zero());
-    apply_impulses(correction_problem_, z, inverse_mass_, displacement);
+    int projected = 0;
+    for (const Island& island : correction_islands_) {
+      bool overlap = false;
+      for (int c : island.contacts) overlap |= correction_set_.contacts[c].contact.kind == FeatureKind::Overlap;
+      if (!overlap) continue;
+      extract_island(correction_set_, island, island_set_);
+      if (project_island(island_set_, displacement)) ++projected;
+      else ++report_.correction_failures;
+    }
+    if (projected == 0) break;  // nothing solved (or the SAT depth has no clipped overlap behind it)
     displace(model_, displacement, state_);
     check_finite();
     ++report_.position_corrections;

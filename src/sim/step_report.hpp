@@ -82,7 +82,7 @@ struct StepReport {
                                           // by the separating axis theorem on the broadphase's pairs
   bool penetration_exceeded = false;      // max_penetration above SimOptions::max_penetration
   int position_corrections = 0;           // projections of SimOptions::position_correction this step
-  int correction_failures = 0;            // projections no solver of the chain solved (the correction stops)
+  int correction_failures = 0;            // island projections no solver of the chain solved (those islands stay)
   double penetration_before_correction = 0.0;  // deepest overlap before them (m); max_penetration is after
   StepProfile profile;
 };

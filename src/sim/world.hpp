@@ -62,6 +62,7 @@ class World {
   void narrowphase(bool over_step);
   double correct_positions(double depth);  // returns the deepest overlap after it
   void build_correction_set();
+  bool project_island(const ConstraintSet& set, std::vector<Vec6>& displacement);
   // world_solve.cpp: islands, the solver chain, certificates
   void solve(std::vector<Vec6>& velocity);
   void group_islands();
@@ -93,7 +94,8 @@ class World {
   std::vector<InverseMass> inverse_mass_;
   std::vector<Vec6> free_velocity_;
   // position correction (sim/position_correction.cpp): its constraints, problem and overlap model
-  ConstraintSet correction_set_, scratch_set_;
+  ConstraintSet correction_set_, scratch_set_, island_set_;
+  std::vector<Island> correction_islands_;
   StepProblem correction_problem_;
   std::unique_ptr<ContactModel> overlap_model_;
   VecX z_;
