@@ -1,13 +1,14 @@
 // Position correction (SimOptions::position_correction): after the step, poses
-// are projected out of any overlap the step left, through the contact model's
-// own constraints; velocities are left alone.
+// are projected out of any overlap the step left, by a complementarity
+// problem of the step's own form (below); velocities are left alone.
 //
 // Why: the step is exact only to first order in the rotation (thesis 5.3,
 // Figs. 5.23-5.25): contact normals, points and applicability are fixed at the
 // start of the step, so a body that turns by phi in the step can end it
 // overlapping another by about r phi^2 / 2, even under PEG. Post-stabilization
-// (Cline and Pai 2003; the position pass of Box2D and of Anitescu and Hart's
-// stabilized time stepping) removes that error without touching the dynamics.
+// (Cline and Pai, "Post-stabilization for rigid body simulation with contact
+// and constraints", ICRA 2003; Box2D's position pass is a Gauss-Seidel form of
+// it) removes that error without touching the dynamics.
 //
 // The projection is the step's own problem at the end-of-step poses with
 // h = 1, zero velocities, no external impulses and no friction (thesis eq.
