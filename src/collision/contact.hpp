@@ -10,6 +10,7 @@
 #include "math/types.hpp"
 
 #include <cstdint>
+#include <tuple>
 
 namespace pegsim {
 
@@ -39,5 +40,14 @@ struct Contact {
   double applicability = 0.0;   // APPL value (eqs. 3.3-3.5)
   bool primary = true;          // applicable and feasible (thesis 3.5)
 };
+
+// The pair of convex parts a contact joins, (body, part, body, part) with the
+// lower body first: contacts of one pair of bodies' parts share it whichever
+// body is A (thesis 4.5: models work per pair of parts).
+using PartPairKey = std::tuple<std::uint32_t, int, std::uint32_t, int>;
+inline PartPairKey part_pair_key(const Contact& c) {
+  return c.body_a < c.body_b ? PartPairKey{c.body_a, c.part_a, c.body_b, c.part_b}
+                             : PartPairKey{c.body_b, c.part_b, c.body_a, c.part_a};
+}
 
 }  // namespace pegsim

@@ -24,6 +24,7 @@
 #include "collision/contact.hpp"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace pegsim {
@@ -62,6 +63,16 @@ struct ConstraintSet {
     if (mu > 0.0) u.friction = {index};
     constraints.push_back(std::move(u));
     return index;
+  }
+  // Appends every contact and constraint of `other`, its contacts renumbered.
+  void append(const ConstraintSet& other) {
+    const int offset = static_cast<int>(contacts.size());
+    contacts.insert(contacts.end(), other.contacts.begin(), other.contacts.end());
+    for (ContactConstraint k : other.constraints) {
+      for (int& c : k.contacts) c += offset;
+      for (int& c : k.friction) c += offset;
+      constraints.push_back(std::move(k));
+    }
   }
   bool has_peg_constraints() const {  // any I- or X-constraint
     for (const ContactConstraint& k : constraints)

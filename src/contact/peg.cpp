@@ -3,7 +3,6 @@
 #include "contact/peg.hpp"
 
 #include <map>
-#include <utility>
 
 namespace pegsim {
 namespace {
@@ -22,10 +21,7 @@ class PegModel final : public ContactModel {
     pairs_.clear();
     pair_of_.clear();
     for (std::size_t i = 0; i < contacts.size(); ++i) {
-      const Contact& c = contacts[i];
-      const PartKey a{c.body_a, c.part_a}, b{c.body_b, c.part_b};
-      const std::pair<PartKey, PartKey> key = a < b ? std::pair(a, b) : std::pair(b, a);
-      const auto [it, added] = pair_of_.try_emplace(key, static_cast<int>(pairs_.size()));
+      const auto [it, added] = pair_of_.try_emplace(part_pair_key(contacts[i]), static_cast<int>(pairs_.size()));
       if (added) pairs_.emplace_back();
       pairs_[static_cast<std::size_t>(it->second)].push_back(static_cast<int>(i));
     }
@@ -40,8 +36,7 @@ class PegModel final : public ContactModel {
  private:
   PegVariant variant_;
   std::vector<std::vector<int>> pairs_;
-  using PartKey = std::pair<std::uint32_t, int>;  // (body, part)
-  std::map<std::pair<PartKey, PartKey>, int> pair_of_;
+  std::map<PartPairKey, int> pair_of_;
 };
 
 }  // namespace

@@ -42,54 +42,32 @@
 
 #include <algorithm>
 #include <set>
-#include <tuple>
 
 namespace pegsim {
-namespace {
-
-using PartPair = std::tuple<std::uint32_t, int, std::uint32_t, int>;  // (body, part, body, part), lower body first
-
-PartPair part_pair(const Contact& c) {
-  return c.body_a < c.body_b ? PartPair{c.body_a, c.part_a, c.body_b, c.part_b}
-                             : PartPair{c.body_b, c.part_b, c.body_a, c.part_a};
-}
-
-// Appends `from` to `to`, renumbering its contacts.
-void append(const ConstraintSet& from, ConstraintSet& to) {
-  const int offset = static_cast<int>(to.contacts.size());
-  to.contacts.insert(to.contacts.end(), from.contacts.begin(), from.contacts.end());
-  for (ContactConstraint k : from.constraints) {
-    for (int& c : k.contacts) c += offset;
-    for (int& c : k.friction) c += offset;
-    to.constraints.push_back(std::move(k));
-  }
-}
-
-}  // namespace
 
 // correction_set_: one corrective contact per overlapping pair of parts, the
 // scene's contact model on the narrowphase's contacts of all other pairs.
 void World::build_correction_set() {
   if (!overlap_model_) overlap_model_ = make_corrective_model();
   overlap_model_->build(model_, state_, contacts_, correction_set_);
-  std::set<PartPair> overlapping;
-  for (const ConstrainedContact& c : correction_set_.contacts) overlapping.insert(part_pair(c.contact));
+  std::set<PartPairKey> overlapping;
+  for (const ConstrainedContact& c : correction_set_.contacts) overlapping.insert(part_pair_key(c.contact));
   std::vector<Contact> others;
   for (const Contact& c : contacts_)
-    if (!overlapping.count(part_pair(c))) others.push_back(c);
+    if (!overlapping.count(part_pair_key(c))) others.push_back(c);
   contact_model_->build(model_, state_, others, scratch_set_);
   // these pairs are apart (or touch within the clipping's round-off): a
   // negative gap among their contacts is a facet plane's false extension
   // (thesis 4.1), not an overlap, and is only held, not pushed out; pushing it
   // would be the standard model's trap and leave the projection infeasible
   for (ConstrainedContact& c : scratch_set_.contacts) c.contact.gap = std::max(c.contact.gap, 0.0);
-  append(scratch_set_, correction_set_);
+  correction_set_.append(scratch_set_);
 }
 
-// One island's projection, added to `displacement`; false if no solver of the
-// chain solved it.
-bool World::project_island(const ConstraintSet& set, std::vector<Vec6>& displacement) {
-  const std::vector<Vec6> at_rest(model_.bodies.size(), Vec6::Zero());
+// One island's projection (at_rest: zero velocity per body, the problem's
+// nu*), added to `displacement`; false if no solver of the chain solved it.
+bool World::project_island(const ConstraintSet& set, const std::vector<Vec6>& at_rest,
+                           std::vector<Vec6>& displacement) {
   {
     StageTimer timer(report_.profile, Stage::Formulation);
     FormulationInput in;
@@ -122,6 +100,7 @@ double World::correct_positions(double depth) {
   if (!o.position_correction) return depth;
   const std::size_t nb = model_.bodies.size();
   const Dimension dim = model_.options.dimension;
+  const std::vector<Vec6> at_rest(nb, Vec6::Zero());
   for (int pass = 0; pass < o.correction_iterations && depth > o.correction_tolerance; ++pass) {
     narrowphase(false);
     {
@@ -141,7 +120,7 @@ double World::correct_positions(double depth) {
       for (int c : island.contacts) overlap |= correction_set_.contacts[c].contact.kind == FeatureKind::Overlap;
       if (!overlap) continue;
       extract_island(correction_set_, island, island_set_);
-      if (project_island(island_set_, displacement)) ++projected;
+      if (project_island(island_set_, at_rest, displacement)) ++projected;
       else ++report_.correction_failures;
     }
     if (projected == 0) break;  // nothing solved (or the SAT depth has no clipped overlap behind it)

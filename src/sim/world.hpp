@@ -62,7 +62,7 @@ class World {
   void narrowphase(bool over_step);
   double correct_positions(double depth);  // returns the deepest overlap after it
   void build_correction_set();
-  bool project_island(const ConstraintSet& set, std::vector<Vec6>& displacement);
+  bool project_island(const ConstraintSet& set, const std::vector<Vec6>& at_rest, std::vector<Vec6>& displacement);
   // world_solve.cpp: islands, the solver chain, certificates
   void solve(std::vector<Vec6>& velocity);
   void group_islands();

@@ -46,12 +46,18 @@ struct PourRun {
   int released = 0;
 };
 
+// What a pour changes from the experiment's run.
+struct PourVariant {
+  bool fixed_eps_theta = false;  // the thesis's fixed -0.1 (the experiment's scenes set eps_theta: auto)
+  bool corrected = false;        // the position correction after each step (SimOptions::position_correction)
+  std::uint64_t seed = 1;
+};
+
 // One pour as `pegsim experiment` runs it (experiment_pour.cpp: eps = 10 h),
 // with every dynamic body's inertia scaled by `inertia_scale`.
-// The experiment's scenes set eps_theta: auto; fixed_eps_theta runs the thesis's fixed -0.1 instead.
-// `corrected`: with the position correction after each step (SimOptions::position_correction).
 PourRun pour(const std::string& name, ContactModelKind kind, double h, double duration, double inertia_scale,
-             bool fixed_eps_theta = false, bool corrected = false, std::uint64_t seed = 1) {
+             const PourVariant& variant = {}) {
+  const auto [fixed_eps_theta, corrected, seed] = variant;
   PourSetup setup = pour_setup(name);
   setup.duration = duration;
   const PourScene scene = make_pour_scene(setup, seed, setup.count());
@@ -153,7 +159,7 @@ TEST(PegPour, RotatingPolyhedraStayBelowTheBarAtEveryH) {
                 peg.max_pair_overlap, corrective.max_pair_overlap);
   }
   // the fixed threshold at h = 0.01: the inapplicable vertex's overlap
-  EXPECT_GT(pour(kPolyhedra.name, ContactModelKind::Peg, 0.01, kPolyhedra.duration, 1.0, true).max_pair_overlap, kBar);
+  EXPECT_GT(pour(kPolyhedra.name, ContactModelKind::Peg, 0.01, kPolyhedra.duration, 1.0, {.fixed_eps_theta = true}).max_pair_overlap, kBar);
 }
 
 // The whole 5 s pours (10 polyhedra, 20 polygons), PEG as the thesis steps it.
@@ -181,7 +187,7 @@ TEST(PegPour, CorrectedPegStaysBelowTheBarAtEveryStepAndH) {
     for (std::uint64_t seed : {1, 2, 3}) {
       for (double h : {0.002, 0.005, 0.01}) {
         SCOPED_TRACE(std::string(c.name) + ", seed " + std::to_string(seed) + ", h = " + std::to_string(h));
-        const PourRun peg = pour(c.name, ContactModelKind::Peg, h, 5.0, 1.0, false, true, seed);
+        const PourRun peg = pour(c.name, ContactModelKind::Peg, h, 5.0, 1.0, {.corrected = true, .seed = seed});
         EXPECT_EQ(peg.released, c.name == kPolygons.name ? 20 : 10);
         EXPECT_LT(peg.max_pair_overlap, kBar);
       }
