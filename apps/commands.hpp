@@ -17,6 +17,7 @@ struct RunArgs {
   long steps = -1;        // steps to simulate (overrides time)
   double h = -1.0;        // time step override
   std::string model;      // contact model override
+  std::string stepper;    // stepper override (sim/stepper.hpp)
   std::string solver;     // solver override
   std::string solver_chain;  // comma-separated fallback chain override (sim/certification.hpp)
   double relaxation = -1.0;  // psor / projected-jacobi lambda override (< 0: the scene's)

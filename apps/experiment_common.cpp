@@ -99,6 +99,7 @@ Outcome simulate(const Scene& scene, ContactModelKind kind, double h, double eps
   }
   try {
     World world(std::move(model), scene.state);
+    world.set_measure_penetration(true);  // every experiment's CSV reports it
     for (long i = 0; i < steps; ++i) {
       if (hooks.before) hooks.before(world);
       const StepReport& r = world.step();

@@ -33,7 +33,7 @@ void box_stack_2d(const Context& ctx) {
     log.add(model, h, -1, simulate(scene, kind, h, -1.0, std::lround(duration / h), hooks));
     for (std::size_t b = 0; b < scene.model.bodies.size(); ++b) {
       const BodyState& s = last.bodies[b];
-      final << model << scene.model.bodies[b].name << s.pose.position.x() << s.pose.position.y() << s.theta;
+      final << model << scene.model.bodies[b].name << s.pose.position.x() << s.pose.position.y() << planar_angle(s.pose);
       final.end_row();
     }
   }

@@ -24,7 +24,7 @@ struct Sample {
 
 Sample sample(const World& world) {
   const BodyState& b = world.state().bodies[kDropped];
-  return {b.pose.position.x(), b.pose.position.y(), b.theta};
+  return {b.pose.position.x(), b.pose.position.y(), planar_angle(b.pose)};
 }
 
 // Runs one (model, h), writing every step to `csv` and returning the samples (index = step).

@@ -1,6 +1,10 @@
 // pegsim: run scenes, benchmark them, run the thesis experiments, plot recordings.
 #include "commands.hpp"
 
+#include "contact/contact_model.hpp"
+#include "sim/certification.hpp"
+#include "sim/stepper.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <iostream>
@@ -15,7 +19,11 @@ int main(int argc, char** argv) {
   auto* time_opt = run_cmd->add_option("--time", run.time, "simulated seconds (default: the scene's duration)");
   run_cmd->add_option("--steps", run.steps, "number of steps")->excludes(time_opt);
   run_cmd->add_option("--h", run.h, "time step (s)");
-  run_cmd->add_option("--model", run.model, "contact model: standard|peg|lnc|corrective");
+  // the registries' names in the help; unknown names are reported by the commands, listing them
+  const std::string models = pegsim::chain_text(pegsim::contact_model_names());
+  run_cmd->add_option("--model", run.model, "contact model: " + models + " (default: the scene's; peg if it names none)");
+  run_cmd->add_option("--stepper", run.stepper,
+                      "how a step is taken: " + pegsim::chain_text(pegsim::stepper_names()) + " (default: the scene's)");
   run_cmd->add_option("--solver", run.solver, "complementarity solver (docs/solvers.md): lemke, pgs, psor, path, ...");
   run_cmd->add_option("--relaxation", run.relaxation, "psor / projected-jacobi relaxation lambda in (0, 2)");
   run_cmd->add_flag("--position-correction", run.position_correction,
@@ -33,7 +41,7 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("scene", bench.scene, "scene file (default: built-in box-stack-3d)");
   bench_cmd->add_option("--steps", bench.steps, "steps per solver");
   bench_cmd->add_option("--h", bench.h, "time step (s)");
-  bench_cmd->add_option("--model", bench.model, "contact model: standard|peg|lnc|corrective");
+  bench_cmd->add_option("--model", bench.model, "contact model: " + models + " (default: the scene's)");
   bench_cmd->add_option("--solvers", bench.solvers, "comma-separated solver names");
   bench_cmd->add_option("--models", bench.models, "comma-separated contact models (default: the scene's)");
 

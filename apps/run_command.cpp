@@ -59,10 +59,12 @@ int run_command(const RunArgs& args) {
   }
   World world(std::move(scene.model), std::move(scene.state));
   if (args.h > 0.0) world.set_time_step(args.h);
+  if (!args.stepper.empty()) world.set_stepper(args.stepper);
   if (!args.model.empty()) {
     ContactModelKind kind;
     if (!parse_contact_model(args.model, kind))
-      throw std::invalid_argument("unknown contact model '" + args.model + "' (standard|peg|lnc|corrective)");
+      throw std::invalid_argument("unknown contact model '" + args.model + "' (available: " +
+                                  chain_text(contact_model_names()) + ")");
     world.set_contact_model(kind);
   }
   if (!args.solver.empty()) world.set_solver(args.solver);

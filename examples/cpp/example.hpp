@@ -26,7 +26,7 @@ inline double run_time(double full, double quick) {
 
 // A dynamic body of uniform density; `shape` must have its centroid at the origin.
 inline BodyId add_dynamic(Model& model, State& state, const std::string& name, Shape shape, double density,
-                          const Pose& pose, double theta = 0.0) {
+                          const Pose& pose) {
   const MassProperties mp = std::holds_alternative<Polyhedron>(shape)
                                 ? mass_properties(std::get<Polyhedron>(shape), density)
                                 : mass_properties(std::get<Polygon>(shape), density);
@@ -37,7 +37,6 @@ inline BodyId add_dynamic(Model& model, State& state, const std::string& name, S
   body.inertia = mp.inertia;
   BodyState s;
   s.pose = pose;
-  s.theta = theta;
   state.bodies.push_back(s);
   return model.add_body(std::move(body));
 }

@@ -29,7 +29,7 @@ int main() {
       const int sides = 3 + (r * columns + c) % 6;
       const double x = -1.5 + c + 0.1 * r, y = 3.5 + 1.0 * r, theta = 0.3 * (r + c);
       add_dynamic(model, state, "polygon" + std::to_string(r * columns + c), make_regular_polygon(sides, 0.4), 1.0,
-                  Pose::planar(x, y, theta), theta);
+                  Pose::planar(x, y, theta));
     }
 
   World world(std::move(model), std::move(state));

@@ -6,7 +6,10 @@
 #include "world_handle.hpp"
 
 #include "contact/contact_model.hpp"
+#include "dynamics/formulation.hpp"
 #include "io/scene.hpp"
+#include "sim/certification.hpp"
+#include "sim/stepper.hpp"
 #include "solvers/lcp.hpp"
 
 #include <pybind11/stl.h>
@@ -57,27 +60,37 @@ Mat3 inertia_from(py::handle value, bool planar) {
 }  // namespace
 
 // option setters shared with World (bind_world.cpp)
+namespace {
+// "unknown <what> 'name' (available: a, b, c)" from a registry's names
+void check_name(const std::string& what, const std::string& name, const std::vector<std::string>& names) {
+  if (std::find(names.begin(), names.end(), name) != names.end()) return;
+  throw std::invalid_argument("unknown " + what + " '" + name + "' (available: " + chain_text(names) + ")");
+}
+}  // namespace
+
 void set_contact_model_option(SimOptions& o, const std::string& name) {
-  ContactModelKind kind;
-  if (!parse_contact_model(name, kind))
-    throw std::invalid_argument("unknown contact model '" + name + "' (standard|peg|lnc|corrective)");
-  o.model = kind;
+  check_name("contact model", name, contact_model_names());
+  parse_contact_model(name, o.model);
 }
 
-void set_solver_option(SimOptions& o, const std::string& name) {
-  const auto names = solver_names();
-  if (std::find(names.begin(), names.end(), name) == names.end()) {
-    std::string known;
-    for (const std::string& s : names) known += (known.empty() ? "" : ", ") + s;
-    throw std::invalid_argument("unknown solver '" + name + "' (available: " + known + ")");
-  }
-  o.solver = name;
+// a solver alone: the chain is that solver (a scene's solver_chain is replaced)
+void set_solver_option(SimOptions& o, const std::string& name) { set_solver_chain_option(o, {name}); }
+
+void set_solver_chain_option(SimOptions& o, const std::vector<std::string>& names) {
+  if (names.empty()) throw std::invalid_argument("solver_chain: needs at least one solver");
+  for (const std::string& name : names) check_name("solver", name, solver_names());
+  o.solver_chain = names;
+  o.solver = names.front();
 }
 
 void set_formulation_option(SimOptions& o, const std::string& name) {
-  if (name != "stewart-trinkle" && name != "anitescu-potra")
-    throw std::invalid_argument("unknown formulation '" + name + "' (stewart-trinkle|anitescu-potra)");
-  o.formulation = name == "anitescu-potra" ? FormulationKind::AnitescuPotra : FormulationKind::StewartTrinkle;
+  check_name("formulation", name, formulation_names());
+  parse_formulation(name, o.formulation);
+}
+
+void set_stepper_option(SimOptions& o, const std::string& name) {
+  check_name("stepper", name, stepper_names());
+  o.stepper = name;
 }
 
 void set_eps_option(SimOptions& o, py::handle eps) {
@@ -145,12 +158,19 @@ void bind_scene(py::module_& m) {
       .def_property("model", [](const Scene& s) { return std::string(to_string(s.model.options.model)); },
                     [](Scene& s, const std::string& n) { set_contact_model_option(s.model.options, n); },
                     "contact model: standard, peg, lnc or corrective")
-      .def_property("formulation", [](const Scene& s) {
-        return std::string(s.model.options.formulation == FormulationKind::AnitescuPotra ? "anitescu-potra"
-                                                                                          : "stewart-trinkle");
-      }, [](Scene& s, const std::string& n) { set_formulation_option(s.model.options, n); })
+      .def_property("formulation", [](const Scene& s) { return std::string(to_string(s.model.options.formulation)); },
+                    [](Scene& s, const std::string& n) { set_formulation_option(s.model.options, n); })
+      .def_property("stepper", [](const Scene& s) { return s.model.options.stepper; },
+                    [](Scene& s, const std::string& n) { set_stepper_option(s.model.options, n); },
+                    "how a step is taken (pegsim.steppers)")
       .def_property("solver", [](const Scene& s) { return s.model.options.solver; },
-                    [](Scene& s, const std::string& n) { set_solver_option(s.model.options, n); })
+                    [](Scene& s, const std::string& n) { set_solver_option(s.model.options, n); },
+                    "a solver alone (sets solver_chain to it)")
+      .def_property("solver_chain", [](const Scene& s) {
+        const SimOptions& o = s.model.options;
+        return o.solver_chain.empty() ? std::vector<std::string>{o.solver} : o.solver_chain;
+      }, [](Scene& s, const std::vector<std::string>& names) { set_solver_chain_option(s.model.options, names); },
+                    "the certified fallback chain: each island's problem goes to the next solver when one misses")
       .def_property("solver_tolerance", [](const Scene& s) { return s.model.options.solver_tolerance; },
                     [](Scene& s, double t) { set_tolerance_option(s.model.options, t); })
       .def_property("solver_max_iterations", [](const Scene& s) { return s.model.options.solver_max_iterations; },

@@ -35,11 +35,16 @@ namespace {
 std::unique_ptr<WorldHandle> make_world(const Scene& scene, std::optional<std::string> model,
                                         std::optional<std::string> solver, std::optional<double> h, py::object eps,
                                         std::optional<int> friction_directions, std::optional<double> tolerance,
-                                        std::optional<int> max_iterations, std::optional<std::string> formulation) {
+                                        std::optional<int> max_iterations, std::optional<std::string> formulation,
+                                        std::optional<std::vector<std::string>> solver_chain,
+                                        std::optional<std::string> stepper) {
   Model m = scene.model;
   SimOptions& o = m.options;
   if (model) set_contact_model_option(o, *model);
+  if (solver && solver_chain) throw std::invalid_argument("World: give solver or solver_chain, not both");
   if (solver) set_solver_option(o, *solver);
+  if (solver_chain) set_solver_chain_option(o, *solver_chain);
+  if (stepper) set_stepper_option(o, *stepper);
   if (h) {
     if (!(*h > 0.0) || !std::isfinite(*h)) throw std::invalid_argument("World: h must be positive");
     o.h = *h;
@@ -90,8 +95,10 @@ py::dict options_of(const SimOptions& o) {
   d["eps_theta"] = o.eps_theta;
   d["friction_directions"] = o.friction_directions;
   d["model"] = std::string(to_string(o.model));
-  d["formulation"] = o.formulation == FormulationKind::AnitescuPotra ? "anitescu-potra" : "stewart-trinkle";
+  d["formulation"] = std::string(to_string(o.formulation));
+  d["stepper"] = o.stepper;
   d["solver"] = o.solver;
+  d["solver_chain"] = o.solver_chain.empty() ? std::vector<std::string>{o.solver} : o.solver_chain;
   d["solver_tolerance"] = o.solver_tolerance;
   d["solver_max_iterations"] = o.solver_max_iterations;
   d["gravity"] = vector_of(o.gravity);
@@ -107,7 +114,9 @@ void bind_world(py::module_& m) {
         py::arg("solver") = py::none(), py::arg("h") = py::none(), py::arg("eps") = py::none(),
         py::arg("friction_directions") = py::none(), py::arg("tolerance") = py::none(),
         py::arg("max_iterations") = py::none(), py::arg("formulation") = py::none(),
-        "a world stepping a copy of the scene; keyword options override the scene's");
+        py::arg("solver_chain") = py::none(), py::arg("stepper") = py::none(),
+        "a world stepping a copy of the scene; keyword options override the scene's "
+        "(solver replaces the scene's solver_chain with that one solver)");
 
   // stepping
   c.def("step", [](py::object self, long n) -> py::object {
@@ -146,14 +155,23 @@ void bind_world(py::module_& m) {
 
   // options
   c.def_property("solver", [](const WorldHandle& w) { return w.world.model().options.solver; },
-                 [](WorldHandle& w, const std::string& name) { w.world.set_solver(name); });
+                 [](WorldHandle& w, const std::string& name) { w.world.set_solver(name); },
+                 "the chain's first solver; setting it makes the chain that solver alone");
+  c.def_property("solver_chain", [](const WorldHandle& w) { return w.world.solver_chain(); },
+                 [](WorldHandle& w, const std::vector<std::string>& names) { w.world.set_solver_chain(names); },
+                 "the certified fallback chain (a list of solver names)");
+  c.def_property("stepper", [](const WorldHandle& w) { return w.world.model().options.stepper; },
+                 [](WorldHandle& w, const std::string& name) { w.world.set_stepper(name); });
+  c.def_property("measure_penetration", [](const WorldHandle& w) { return w.world.measures_penetration(); },
+                 [](WorldHandle& w, bool on) { w.world.set_measure_penetration(on); },
+                 "measure StepReport.max_penetration every step (on by default in Python; off saves the "
+                 "separating-axis tests of every pair; NaN is reported then)");
   c.def_property("model", [](const WorldHandle& w) { return std::string(to_string(w.world.model().options.model)); },
                  [](WorldHandle& w, const std::string& name) {
-                   ContactModelKind kind;
-                   if (!parse_contact_model(name, kind))
-                     throw std::invalid_argument("unknown contact model '" + name + "' (standard|peg|lnc|corrective)");
-                   w.world.set_contact_model(kind);
-                 }, "contact model: standard, peg, lnc or corrective");
+                   SimOptions o = w.world.model().options;
+                   set_contact_model_option(o, name);  // the registry's error for an unknown name
+                   w.world.set_contact_model(o.model);
+                 }, "contact model: one of pegsim.contact_models");
   c.def_property("h", [](const WorldHandle& w) { return w.world.model().options.h; },
                  [](WorldHandle& w, double h) { w.world.set_time_step(h); }, "time step (s)");
   c.def_property_readonly("options", [](const WorldHandle& w) { return options_of(w.world.model().options); },

@@ -95,7 +95,6 @@ std::uint32_t add_body(Scene& scene, BodySpec spec) {
   BodyState s;
   s.pose.position = position;
   s.pose.orientation = rotation;
-  s.theta = planar ? spec.theta : 0.0;
   s.linear_velocity = spec.velocity;
   s.angular_velocity = spec.angular_velocity;
   const BodyId id = model.add_body(std::move(body));

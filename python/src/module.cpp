@@ -6,7 +6,10 @@
 // recording) as RuntimeError.
 #include "bindings.hpp"
 
+#include "contact/contact_model.hpp"
+#include "dynamics/formulation.hpp"
 #include "geometry/shape.hpp"
+#include "sim/stepper.hpp"
 #include "io/scene.hpp"
 #include "solvers/lcp.hpp"
 
@@ -39,5 +42,13 @@ PYBIND11_MODULE(pegsim, m) {
   bind_world(m);
   bind_recording(m);
   m.def("solver_names", &pegsim::solver_names, "the complementarity solvers World(solver=...) accepts");
-  m.attr("contact_models") = py::make_tuple("standard", "peg", "lnc", "corrective");
+  // the registries' names (contact/contact_model.hpp, dynamics/formulation.hpp, sim/stepper.hpp)
+  auto names = [](const std::vector<std::string>& list) {
+    py::tuple t(list.size());
+    for (std::size_t i = 0; i < list.size(); ++i) t[i] = py::str(list[i]);
+    return t;
+  };
+  m.attr("contact_models") = names(pegsim::contact_model_names());
+  m.attr("formulations") = names(pegsim::formulation_names());
+  m.attr("steppers") = names(pegsim::stepper_names());
 }

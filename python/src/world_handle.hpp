@@ -17,7 +17,10 @@ namespace pegsim::python {
 
 struct WorldHandle {
   WorldHandle(Model model, State state, std::string scene_text)
-      : world(std::move(model), std::move(state)), scene_text(std::move(scene_text)) {}
+      : world(std::move(model), std::move(state)), scene_text(std::move(scene_text)) {
+    // Python reads StepReport.max_penetration after any step (World.measure_penetration turns it off)
+    world.set_measure_penetration(true);
+  }
 
   World world;
   std::string scene_text;              // stored in recordings as /model/scene
@@ -36,6 +39,8 @@ struct WorldHandle {
 void set_contact_model_option(SimOptions& o, const std::string& name);
 void set_solver_option(SimOptions& o, const std::string& name);
 void set_formulation_option(SimOptions& o, const std::string& name);
+void set_solver_chain_option(SimOptions& o, const std::vector<std::string>& names);
+void set_stepper_option(SimOptions& o, const std::string& name);
 void set_eps_option(SimOptions& o, py::handle eps);
 void set_friction_directions_option(SimOptions& o, int n);
 void set_tolerance_option(SimOptions& o, double tolerance);

@@ -84,20 +84,18 @@ void bind_world_state(py::class_<WorldHandle>& c) {
     for (std::size_t i = 0; i < rows.size(); ++i) {
       BodyState& s = w.world.state().bodies[i];
       s.pose.orientation = Quat(rows[i][0], rows[i][1], rows[i][2], rows[i][3]).normalized();
-      if (w.planar()) s.theta = 2.0 * std::atan2(s.pose.orientation.z(), s.pose.orientation.w());
     }
   }, "(n, 4) unit quaternions [w, x, y, z]; set: normalised (|q| must be 1 +- 1e-6)");
 
   c.def_property("poses2d", [](const WorldHandle& w) {
     if (!w.planar()) throw std::invalid_argument("World.poses2d: a 3D scene (use positions and orientations)");
-    return body_rows(w, [](const BodyState& s) { return Vec3(s.pose.position.x(), s.pose.position.y(), s.theta); });
+    return body_rows(w, [](const BodyState& s) { return Vec3(s.pose.position.x(), s.pose.position.y(), planar_angle(s.pose)); });
   }, [](WorldHandle& w, py::handle value) {
     if (!w.planar()) throw std::invalid_argument("World.poses2d: a 3D scene (use positions and orientations)");
     const Rows rows = checked_rows(w, value, 3, "poses2d");
     for (std::size_t i = 0; i < rows.size(); ++i) {
       BodyState& s = w.world.state().bodies[i];
       s.pose = Pose::planar(rows[i][0], rows[i][1], rows[i][2]);
-      s.theta = rows[i][2];
     }
   }, "2D scenes: (n, 3) rows [x, y, theta]");
 

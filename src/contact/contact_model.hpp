@@ -11,6 +11,7 @@
 #include "sim/state.hpp"
 
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -34,7 +35,10 @@ std::unique_ptr<ContactModel> make_contact_model(ContactModelKind kind, Dimensio
 // Without a dimension: a model that reads the scene's dimension when it builds.
 std::unique_ptr<ContactModel> make_contact_model(ContactModelKind kind);
 std::string_view to_string(ContactModelKind kind);
-// "standard", "peg", "lnc", "corrective"; false if unknown
+// The registry's names, "standard", "peg", "lnc", "corrective": the scene
+// loader, the CLI, the Python module, recordings and error messages read them
+// here. parse_contact_model: false if unknown.
 bool parse_contact_model(std::string_view text, ContactModelKind& kind);
+std::vector<std::string> contact_model_names();
 
 }  // namespace pegsim

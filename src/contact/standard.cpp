@@ -38,9 +38,19 @@ std::string_view to_string(ContactModelKind kind) {
   return "unknown";
 }
 
+namespace {
+constexpr ContactModelKind kContactModelKinds[] = {ContactModelKind::Standard, ContactModelKind::Peg,
+                                                   ContactModelKind::Lnc, ContactModelKind::Corrective};
+}  // namespace
+
+std::vector<std::string> contact_model_names() {
+  std::vector<std::string> names;
+  for (ContactModelKind k : kContactModelKinds) names.emplace_back(to_string(k));
+  return names;
+}
+
 bool parse_contact_model(std::string_view text, ContactModelKind& kind) {
-  for (ContactModelKind k : {ContactModelKind::Standard, ContactModelKind::Peg, ContactModelKind::Lnc,
-                             ContactModelKind::Corrective}) {
+  for (ContactModelKind k : kContactModelKinds) {
     if (text == to_string(k)) {
       kind = k;
       return true;

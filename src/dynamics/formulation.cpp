@@ -59,8 +59,8 @@ void fill_delassus(const std::vector<JacobianRow>& rows, int n_rows_with_bodies,
   }
 }
 
-void add_friction_rows(const Contact& contact, int normal_row, int first_friction, int slip, int nd,
-                       const FormulationInput& in, std::vector<Vec3>& dirs, StepProblem& out) {
+void add_friction_rows(const Contact& contact, int contact_index, int normal_row, int first_friction, int slip,
+                       int nd, const FormulationInput& in, std::vector<Vec3>& dirs, StepProblem& out) {
   friction_basis(contact.normal, nd, in.model->options.dimension, dirs);
   LcpProblem& lcp = out.lcp;
   for (int k = 0; k < nd; ++k) {
@@ -69,9 +69,11 @@ void add_friction_rows(const Contact& contact, int normal_row, int first_frictio
     out.friction_direction[v] = dirs[k];
     lcp.role[v] = RowRole::Friction;
     lcp.contact_of[v] = normal_row;
+    out.var_contact[v] = contact_index;
   }
   lcp.role[slip] = RowRole::Slip;
   lcp.contact_of[slip] = normal_row;
+  out.var_contact[slip] = contact_index;
 }
 
 void fill_inverse_mass(const std::vector<InverseMass>& minv, LcpStructure& structure) {
@@ -112,6 +114,23 @@ void friction_basis(const Vec3& n, int nd, Dimension dim, std::vector<Vec3>& out
   }
 }
 
+std::string_view to_string(FormulationKind kind) {
+  return kind == FormulationKind::AnitescuPotra ? "anitescu-potra" : "stewart-trinkle";
+}
+
+bool parse_formulation(std::string_view text, FormulationKind& kind) {
+  for (FormulationKind k : {FormulationKind::StewartTrinkle, FormulationKind::AnitescuPotra})
+    if (text == to_string(k)) {
+      kind = k;
+      return true;
+    }
+  return false;
+}
+
+std::vector<std::string> formulation_names() {
+  return {std::string(to_string(FormulationKind::StewartTrinkle)), std::string(to_string(FormulationKind::AnitescuPotra))};
+}
+
 void build_problem(FormulationKind kind, const FormulationInput& in, const ConstraintSet& set,
                    StepProblem& out) {
   // I- and X-constraints (PEG): the c and d slack rows of eqs. 4.41-4.51, peg_rows.cpp
@@ -138,6 +157,7 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
   out.first_friction_var.assign(nc, -1);
   out.slip_var.assign(nc, -1);
   out.next_normal_var.assign(n, -1);
+  out.var_contact.assign(n, -1);
   LcpStructure& structure = out.lcp.structure;
   structure.rows.assign(n, JacobianRow{});
   structure.coupling.clear();
@@ -157,11 +177,12 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
   for (int c = 0; c < nc; ++c) {
     const Contact& contact = set.contacts[c].contact;
     out.normal_var[c] = c;
+    out.var_contact[c] = c;
     structure.rows[c] = contact_row(contact, contact.normal, model, state);
     if (!has_friction[c]) continue;
     out.first_friction_var[c] = next_friction;
     out.slip_var[c] = next_slip;
-    formulation_detail::add_friction_rows(contact, c, next_friction, next_slip, nd, in, dirs, out);
+    formulation_detail::add_friction_rows(contact, c, c, next_friction, next_slip, nd, in, dirs, out);
     for (int k = 0; k < nd; ++k) {
       const int v = next_friction + k;
       if (in.matrix) {

@@ -25,6 +25,8 @@
 #include "solvers/lcp.hpp"
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace pegsim {
@@ -37,6 +39,11 @@ struct StepProblem {
   // same contact's normal (-1: none). PEG can give one contact several (an I-
   // and an X-constraint); normal_var heads the chain.
   std::vector<int> next_normal_var;
+  // per LCP variable: the ConstraintSet contact it belongs to (normal,
+  // friction and slip rows: their contact; PEG's c_j and d_i slacks: the
+  // sub-contact whose gap they compare, eqs. 4.10, 4.12); -1 for none. With
+  // the role it names a variable across steps (sim/warm_start.hpp).
+  std::vector<int> var_contact;
   std::vector<Vec3> friction_direction;  // per LCP variable; zero for non-friction rows
   int friction_directions = 0;           // n_d used for each frictional contact
 };
@@ -52,6 +59,12 @@ struct FormulationInput {
   // fallback needs it). The PEG formulation always assembles A.
   bool matrix = true;
 };
+
+// The registry's names, "stewart-trinkle", "anitescu-potra" (scene files, CLI,
+// Python, recordings); parse_formulation: false if unknown.
+std::string_view to_string(FormulationKind kind);
+bool parse_formulation(std::string_view text, FormulationKind& kind);
+std::vector<std::string> formulation_names();
 
 // Builds the LCP of eq. 6.1 (Stewart-Trinkle or Anitescu-Potra).
 void build_problem(FormulationKind kind, const FormulationInput& in, const ConstraintSet& constraints,

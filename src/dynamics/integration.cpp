@@ -4,12 +4,13 @@ namespace pegsim {
 
 namespace {
 
-// x <- x + h v, q <- normalize(q + (h/2) (0, w) (x) q) (eq. 2.36); planar: theta <- theta + h w_z.
+// x <- x + h v, q <- normalize(q + (h/2) (0, w) (x) q) (eq. 2.36); planar:
+// the angle about z read from q, advanced by h w_z (the orientation is the one
+// source of truth, math/pose.hpp planar_angle).
 void advance_pose(BodyState& s, const Vec3& v, const Vec3& w, double h, bool planar) {
   s.pose.position += h * v;
   if (planar) {
-    s.theta += h * w.z();
-    s.pose.orientation = Quat(Eigen::AngleAxisd(s.theta, Vec3::UnitZ()));
+    s.pose.orientation = Quat(Eigen::AngleAxisd(planar_angle(s.pose) + h * w.z(), Vec3::UnitZ()));
     return;
   }
   // eq. 2.36: q_dot = 1/2 (0, w) (x) q for a world-frame angular velocity

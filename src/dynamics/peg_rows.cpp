@@ -123,6 +123,7 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
   out.first_friction_var.assign(nc, -1);
   out.slip_var.assign(nc, -1);
   out.next_normal_var.assign(n, -1);
+  out.var_contact.assign(n, -1);
   out.friction_direction.assign(n, Vec3::Zero());
   LcpProblem& lcp = out.lcp;
   LcpStructure& structure = lcp.structure;
@@ -144,6 +145,7 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
   std::vector<int> last_normal(nc, -1);
   auto add_normal_var = [&](int v, int c) {
     structure.rows[v] = normal_row[c];
+    out.var_contact[v] = c;
     if (last_normal[c] < 0) out.normal_var[c] = v;
     else out.next_normal_var[last_normal[c]] = v;
     last_normal[c] = v;
@@ -177,6 +179,7 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
     for (int j = 2; j <= K; ++j) {  // eqs. 4.10, 4.44
       const int v = c0 + j - 2;
       lcp.role[v] = RowRole::PegSlack;
+      out.var_contact[v] = s[j - 1];
       terms[v].extra = difference(normal_row[first], normal_row[s[j - 1]]);
       terms[v].gap = psi_h(first) - psi_h(s[j - 1]);
       for (int t = 2; t <= j; ++t) C(v, c0 + t - 2) = 1.0;  // E_I1
@@ -191,6 +194,7 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
       terms[v].extra = difference(normal_row[first], normal_row[s[i - 1]]);
       C(v, d) = 1.0;
       lcp.role[d] = RowRole::PegSlack;  // eq. 4.12
+      out.var_contact[d] = s[i - 1];
       terms[d].extra = normal_row[s[i - 1]];
       terms[d].gap = psi_h(s[i - 1]);
       C(d, d) = 1.0;
@@ -207,7 +211,7 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
     const Contact& contact = set.contacts[c].contact;
     out.first_friction_var[c] = next_friction;
     out.slip_var[c] = next_slip;
-    add_friction_rows(contact, out.normal_var[c], next_friction, next_slip, nd, in, dirs, out);
+    add_friction_rows(contact, c, out.normal_var[c], next_friction, next_slip, nd, in, dirs, out);
     for (int k = 0; k < nd; ++k) {
       C(next_friction + k, next_slip) = 1.0;   // E
       C(next_slip, next_friction + k) = -1.0;  // -E'

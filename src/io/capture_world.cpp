@@ -1,5 +1,7 @@
 #include "io/capture_world.hpp"
 
+#include "contact/contact_model.hpp"
+
 namespace pegsim {
 
 int capture_last_step(CaptureWriter& writer, const World& world, long every) {

@@ -85,6 +85,7 @@ void write_model(const Writer& w, hid_t file, const Model& model, int every, con
   w.attribute(g, "eps_theta", o.eps_theta);
   w.attribute(g, "eps_theta_auto", std::int32_t{o.eps_theta_auto});
   w.attribute(g, "friction_directions", std::int32_t{o.friction_directions});
+  w.attribute(g, "stepper", o.stepper);
   w.attribute(g, "model", names::contact_model(o.model));
   w.attribute(g, "formulation", names::formulation(o.formulation));
   w.attribute(g, "solver", o.solver);
@@ -256,7 +257,7 @@ void Recorder::Impl::record(const State& state, const StepReport* report) {
   body_row(*angular_velocity, 3, [&](const BodyState& s, double* o) { put3(s.angular_velocity, o); });
   if (pose2d)
     body_row(*pose2d, 3, [](const BodyState& s, double* o) {
-      o[0] = s.pose.position.x(), o[1] = s.pose.position.y(), o[2] = s.theta;
+      o[0] = s.pose.position.x(), o[1] = s.pose.position.y(), o[2] = planar_angle(s.pose);
     });
 
   // contacts with their impulses (zero where the report has none)

@@ -35,6 +35,7 @@ class Recorder : public StepObserver {
   Recorder& operator=(const Recorder&) = delete;
 
   void on_step(const Model& model, const State& state, const StepReport& report) override;
+  bool needs_penetration() const override { return true; }  // /steps/max_penetration
   void close();  // flushes; also done by the destructor
 
  private:
@@ -77,7 +78,7 @@ struct Recording {
   int dimension = 3;
   double h = 0.0;
   int every = 1;
-  std::string model, formulation, solver;  // option names as in scene files
+  std::string stepper, model, formulation, solver;  // option names as in scene files
   std::vector<std::string> solver_chain;    // version < 3: {solver}
   std::string scene_text;                   // empty when none was stored
   std::vector<RecordedStep> steps;  // steps[0] is the initial state

@@ -3,22 +3,24 @@
 #pragma once
 
 #include "collision/contact.hpp"
+#include "contact/contact_model.hpp"
+#include "dynamics/formulation.hpp"
 #include "sim/model.hpp"
+#include "sim/step_report.hpp"
 
 #include <array>
 #include <string>
 
 namespace pegsim::recording_names {
 
-inline constexpr std::array<const char*, 4> kContactModels = {"standard", "peg", "lnc", "corrective"};
-inline constexpr std::array<const char*, 2> kFormulations = {"stewart-trinkle", "anitescu-potra"};
 // FeatureKind, in enum order: the values of /contacts/kind
 inline constexpr std::array<const char*, 5> kFeatureKinds = {"vertex_face", "edge_edge", "vertex_edge",
                                                              "vertex_plane", "overlap"};
 inline constexpr int kSolverStatusCount = 6;  // SolverStatus values: /steps/solver_status
 
-inline std::string contact_model(ContactModelKind k) { return kContactModels[static_cast<int>(k)]; }
-inline std::string formulation(FormulationKind k) { return kFormulations[static_cast<int>(k)]; }
+// names from the registries (contact/contact_model.hpp, dynamics/formulation.hpp)
+inline std::string contact_model(ContactModelKind k) { return std::string(to_string(k)); }
+inline std::string formulation(FormulationKind k) { return std::string(to_string(k)); }
 
 inline constexpr const char* kFormat = "pegsim-recording";
 // 2: /steps/contacts_found, /steps/constraints, /steps/traps (a version-1 file
@@ -27,6 +29,13 @@ inline constexpr const char* kFormat = "pegsim-recording";
 // /steps/cone_violation, /steps/penetration_exceeded and /model's solver_chain,
 // max_cone_violation, max_penetration, islands (a version-1 or -2 file reads
 // with those zero, its chain being its solver)
-inline constexpr int kFormatVersion = 3;
+// 4: /steps/stage_seconds has the stages of kStageNames (sim/step_report.hpp:
+// free_velocity, penetration and position_correction added); a version-1 to -3
+// file's seven columns (kStageNamesV3) are read into their stages, the new
+// ones zero; /model's stepper (a file before it was time-stepping)
+inline constexpr int kFormatVersion = 4;
+inline constexpr std::array<Stage, 7> kStagesV3 = {Stage::Broadphase, Stage::Narrowphase, Stage::ContactModel,
+                                                   Stage::Formulation, Stage::Solver, Stage::Integration,
+                                                   Stage::Observers};
 
 }  // namespace pegsim::recording_names

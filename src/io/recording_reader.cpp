@@ -28,6 +28,7 @@ void read_model(const h5::Reader& r, Recording& out) {
     h5::fail(r.file(), "/model", "dimension must be 2 or 3, got " + std::to_string(out.dimension));
   out.h = r.double_attribute("/model", "h");
   out.every = r.int_attribute("/model", "record_every");
+  out.stepper = version >= 4 ? r.string_attribute("/model", "stepper") : "time-stepping";
   out.model = r.string_attribute("/model", "model");
   out.formulation = r.string_attribute("/model", "formulation");
   out.solver = r.string_attribute("/model", "solver");
@@ -141,7 +142,18 @@ void read_steps(const h5::Reader& r, Recording& out) {
   }
   std::vector<double> stages;
   const hsize_t stage_count = static_cast<hsize_t>(Stage::Count);
-  if (r.exists("/steps/stage_seconds")) stages = r.dataset<double>("/steps/stage_seconds", {n, stage_count});
+  if (r.exists("/steps/stage_seconds")) {
+    if (out.format_version >= 4) {
+      stages = r.dataset<double>("/steps/stage_seconds", {n, stage_count});
+    } else {  // the seven stages of versions 1-3, into their places
+      const std::size_t old_count = recording_names::kStagesV3.size();
+      const std::vector<double> old = r.dataset<double>("/steps/stage_seconds", {n, old_count});
+      stages.assign(n * stage_count, 0.0);
+      for (hsize_t k = 0; k < n; ++k)
+        for (std::size_t s = 0; s < old_count; ++s)
+          stages[k * stage_count + static_cast<std::size_t>(recording_names::kStagesV3[s])] = old[k * old_count + s];
+    }
+  }
 
   out.steps.resize(n);
   for (hsize_t k = 0; k < n; ++k) {

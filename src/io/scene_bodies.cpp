@@ -133,7 +133,6 @@ void parse_body(const Field& f, std::size_t index, const ShapeLibrary& shapes, M
   BodyState s;
   s.pose.position = position;
   s.pose.orientation = rotation;
-  s.theta = theta;
   if (const Field v = f["velocity"]; v.present()) s.linear_velocity = point_or_vector(v, planar);
   if (const Field w = f["angular_velocity"]; w.present())
     s.angular_velocity = planar ? Vec3(0.0, 0.0, w.number()) : w.vec3();

@@ -210,6 +210,16 @@ std::string Field::choice(std::initializer_list<std::string_view> allowed) const
   fail("unknown value '" + s + "' (expected one of: " + join(allowed) + ")");
 }
 
+std::string Field::choice(const std::vector<std::string>& allowed) const {
+  const std::string s = text();
+  std::string list;
+  for (const std::string& a : allowed) {
+    if (a == s) return s;
+    list += (list.empty() ? "" : ", ") + a;
+  }
+  fail("unknown value '" + s + "' (expected one of: " + list + ")");
+}
+
 // ---- numeric lists ---------------------------------------------------------------
 
 std::vector<double> Field::numbers(std::size_t count) const {

@@ -61,6 +61,7 @@ class Field {
   bool boolean() const;
   std::string text() const;  // a non-empty string scalar
   std::string choice(std::initializer_list<std::string_view> allowed) const;
+  std::string choice(const std::vector<std::string>& allowed) const;  // a registry's names
 
   // fixed-size numeric lists
   Vec2 vec2() const;

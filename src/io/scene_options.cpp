@@ -1,5 +1,8 @@
 // options: the simulation settings of a scene (docs/scene-format.md, "options").
 #include "io/scene_parts.hpp"
+#include "contact/contact_model.hpp"
+#include "dynamics/formulation.hpp"
+#include "sim/stepper.hpp"
 #include "solvers/lcp.hpp"
 
 #include <algorithm>
@@ -7,13 +10,6 @@
 namespace pegsim::scene_detail {
 
 namespace {
-
-ContactModelKind contact_model_kind(const std::string& name) {
-  if (name == "peg") return ContactModelKind::Peg;
-  if (name == "lnc") return ContactModelKind::Lnc;
-  if (name == "corrective") return ContactModelKind::Corrective;
-  return ContactModelKind::Standard;
-}
 
 std::string solver_list() {
   std::string out;
@@ -28,7 +24,7 @@ SceneOptions parse_options(const Field& options) {
   SimOptions& sim = out.sim;
   if (!options.present()) return out;
   options.expect_keys({"name", "dimension", "h", "duration", "eps", "eps_theta",
-                       "friction_directions", "friction", "model", "formulation", "solver",
+                       "friction_directions", "friction", "stepper", "model", "formulation", "solver",
                        "gravity", "solver_tolerance", "solver_max_iterations", "solver_relaxation", "solver_chain",
                        "max_cone_violation", "max_penetration", "islands", "position_correction",
                        "correction_tolerance", "correction_iterations"});
@@ -73,12 +69,10 @@ SceneOptions parse_options(const Field& options) {
     sim.friction_directions = f.integer_at_least(3);
   if (Field f = options["friction"]; f.present()) out.default_friction = f.non_negative();
 
-  if (Field f = options["model"]; f.present())
-    sim.model = contact_model_kind(f.choice({"standard", "peg", "lnc", "corrective"}));
-  if (Field f = options["formulation"]; f.present())
-    sim.formulation = f.choice({"stewart-trinkle", "anitescu-potra"}) == "anitescu-potra"
-                          ? FormulationKind::AnitescuPotra
-                          : FormulationKind::StewartTrinkle;
+  // names from the registries (sim/stepper.hpp, contact/contact_model.hpp, dynamics/formulation.hpp)
+  if (Field f = options["stepper"]; f.present()) sim.stepper = f.choice(stepper_names());
+  if (Field f = options["model"]; f.present()) parse_contact_model(f.choice(contact_model_names()), sim.model);
+  if (Field f = options["formulation"]; f.present()) parse_formulation(f.choice(formulation_names()), sim.formulation);
   const auto names = solver_names();
   auto known_solver = [&](const Field& f) {
     std::string name = f.text();

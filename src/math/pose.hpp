@@ -3,6 +3,9 @@
 
 #include "math/types.hpp"
 
+#include <cmath>
+#include <numbers>
+
 namespace pegsim {
 
 struct Pose {
@@ -29,5 +32,16 @@ struct Pose {
     return Vec2(w.x(), w.y());
   }
 };
+
+// The rotation angle about +z of a planar pose, in (-pi, pi]: a planar body's
+// orientation is its one source of truth (a quaternion about z), and theta is
+// read from it.
+inline double planar_angle(const Pose& p) {
+  const Quat& q = p.orientation;
+  double theta = 2.0 * std::atan2(q.z(), q.w());
+  if (theta > std::numbers::pi) theta -= 2.0 * std::numbers::pi;
+  else if (theta <= -std::numbers::pi) theta += 2.0 * std::numbers::pi;
+  return theta;
+}
 
 }  // namespace pegsim

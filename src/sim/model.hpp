@@ -57,7 +57,11 @@ struct SimOptions {
   double eps_feasible = 1e-6;  // depth below a facet still counted feasible (thesis 3.3): round-off
                                // and the rotation error of thesis 5.3 must not demote resting contacts
   int friction_directions = 7;  // n_d of the linearised cone (3D); 2D always uses +-t
-  ContactModelKind model = ContactModelKind::Standard;
+  // The stepper (sim/stepper.hpp registry): how a step is taken.
+  std::string stepper = "time-stepping";
+  // PEG (thesis ch. 4) by default: the standard model traps bodies at corners
+  // (thesis 4.1) and fails whole stacks whose boxes are offset (docs/contact-models.md).
+  ContactModelKind model = ContactModelKind::Peg;
   FormulationKind formulation = FormulationKind::StewartTrinkle;
   std::string solver = "lemke";
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);

@@ -10,8 +10,7 @@
 namespace pegsim {
 
 struct BodyState {
-  Pose pose;
-  double theta = 0.0;  // planar bodies: rotation about z (pose.orientation follows it)
+  Pose pose;  // planar bodies: a rotation about z only; their angle is planar_angle(pose)
   Vec3 linear_velocity = Vec3::Zero();   // of the centre of mass, world frame
   Vec3 angular_velocity = Vec3::Zero();  // world frame
   Vec3 force = Vec3::Zero();   // external force applied this step (cleared after each step)

@@ -14,6 +14,8 @@ class RunStatistics final : public StepObserver {
  public:
   RunStatistics(const Model& model, const State& initial);
   void on_step(const Model& model, const State& state, const StepReport& report) override;
+  bool needs_penetration() const override { return measure_penetration; }
+  bool measure_penetration = true;  // the summary's largest penetration (off: it reads NaN)
 
   long steps = 0;
   long contacts_total = 0;

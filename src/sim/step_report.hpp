@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -16,11 +17,18 @@ struct Model;
 struct State;
 
 // Stages of the step, in pipeline order; each is timed into StepProfile.
+// free_velocity: nu* = nu + M^-1 p_ext (eq. 2.30); penetration: the overlap
+// measured after the step, when asked (sim/penetration_meter.hpp);
+// position_correction: SimOptions::position_correction, all of it (its
+// narrowphase, problems and solves). A stepper that has no such stage leaves
+// it at zero.
 enum class Stage : std::uint8_t {
-  Broadphase, Narrowphase, ContactModel, Formulation, Solver, Integration, Observers, Count
+  FreeVelocity, Broadphase, Narrowphase, ContactModel, Formulation, Solver, Integration, Penetration,
+  PositionCorrection, Observers, Count
 };
 inline constexpr std::array<const char*, static_cast<int>(Stage::Count)> kStageNames = {
-    "broadphase", "narrowphase", "contact_model", "formulation", "solver", "integration", "observers"};
+    "free_velocity", "broadphase", "narrowphase", "contact_model", "formulation", "solver", "integration",
+    "penetration", "position_correction", "observers"};
 
 struct StepProfile {
   std::array<double, static_cast<int>(Stage::Count)> seconds{};
@@ -59,6 +67,10 @@ struct IslandReport {
   double cone_violation = 0.0;
 };
 
+// What a step did, whatever the stepper (sim/stepper.hpp). The solve fields
+// speak of the stepper's problems (the time-stepping stepper: one
+// complementarity problem per contact island); a stepper without a solve
+// leaves them at their reset values.
 struct StepReport {
   long step = 0;          // index of the step just taken (state.step after it is step + 1)
   double time = 0.0;      // time at the end of the step
@@ -79,18 +91,42 @@ struct StepReport {
   double complementarity = 0.0;           // worst re-measured residual over islands (see IslandReport)
   double cone_violation = 0.0;            // worst friction-cone violation over islands (N s)
   double max_penetration = 0.0;           // deepest overlap between bodies after the step (m),
-                                          // by the separating axis theorem on the broadphase's pairs
+                                          // by the separating axis theorem on the broadphase's pairs;
+                                          // NaN when nothing asked for it (StepNeeds::penetration)
   bool penetration_exceeded = false;      // max_penetration above SimOptions::max_penetration
   int position_corrections = 0;           // projections of SimOptions::position_correction this step
   int correction_failures = 0;            // island projections no solver of the chain solved (those islands stay)
   double penetration_before_correction = 0.0;  // deepest overlap before them (m); max_penetration is after
   StepProfile profile;
+
+  // Back to a fresh report for step `index`, keeping the vectors' storage.
+  void reset(long index) {
+    step = index;
+    time = 0.0;
+    contacts_found = 0;
+    constraints = ConstraintCounts{};
+    traps = 0;
+    contacts.clear();
+    impulses.clear();
+    solver = SolverResult{};
+    solver.status = SolverStatus::Solved;
+    solver_calls = solver_failures = solver_recoveries = escalations = problem_size = 0;
+    islands.clear();
+    solved_by.clear();
+    complementarity = cone_violation = 0.0;
+    max_penetration = penetration_before_correction = std::numeric_limits<double>::quiet_NaN();
+    penetration_exceeded = false;
+    position_corrections = correction_failures = 0;
+    profile = StepProfile{};
+  }
 };
 
 class StepObserver {
  public:
   virtual ~StepObserver() = default;
   virtual void on_step(const Model& model, const State& state, const StepReport& report) = 0;
+  // Whether on_step reads StepReport::max_penetration (measured only when asked).
+  virtual bool needs_penetration() const { return false; }
 };
 
 }  // namespace pegsim

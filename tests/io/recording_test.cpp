@@ -1,5 +1,6 @@
 // Recordings: round trip through HDF5, byte-identical repeats, errors, h5py.
 #include "io/recording.hpp"
+#include "io/recording_names.hpp"
 #include "io/scene.hpp"
 #include "sim/world.hpp"
 
@@ -80,8 +81,7 @@ State state_at(long k, Dimension dimension) {
     BodyState bs;
     const double x = 0.25 * static_cast<double>(k) + b;
     bs.pose.position = Vec3(x, -x, dimension == Dimension::Planar ? 0.0 : 1.25 * b);
-    bs.theta = 0.125 * static_cast<double>(k * b);
-    bs.pose.orientation = Quat(Eigen::AngleAxisd(bs.theta, Vec3::UnitZ()));
+    bs.pose.orientation = Quat(Eigen::AngleAxisd(0.125 * static_cast<double>(k * b), Vec3::UnitZ()));
     bs.linear_velocity = Vec3(k, b, -k);
     bs.angular_velocity = Vec3(0, 0, 0.5 * k);
     s.bodies.push_back(bs);
@@ -151,7 +151,7 @@ void expect_step_equals(const RecordedStep& row, long k, Dimension dimension) {
     EXPECT_EQ(row.linear_velocity[b], s.bodies[b].linear_velocity);
     EXPECT_EQ(row.angular_velocity[b], s.bodies[b].angular_velocity);
     if (dimension == Dimension::Planar) {
-      EXPECT_EQ(row.theta.at(b), s.bodies[b].theta);
+      EXPECT_EQ(row.theta.at(b), planar_angle(s.bodies[b].pose));
     }
   }
   if (k == 0) {  // the initial state: no contacts, no solver work
@@ -205,7 +205,8 @@ TEST(Recording, RoundTrip3D) {
   const std::string path = temp_path("round_trip_3d.h5");
   write_recording(path, Dimension::Spatial, 9);
   const Recording rec = read_recording(path);
-  EXPECT_EQ(rec.format_version, 3);
+  EXPECT_EQ(rec.format_version, 4);
+  EXPECT_EQ(rec.stepper, "time-stepping");
   EXPECT_EQ(rec.solver_chain, (std::vector<std::string>{"pgs", "lemke"}));
   EXPECT_EQ(rec.dimension, 3);
   EXPECT_EQ(rec.h, 0.01);
@@ -248,17 +249,36 @@ TEST(Recording, RecordsOneStepInEvery) {
   for (std::size_t i = 0; i < 3; ++i) expect_step_equals(rec.steps[i], 3 * static_cast<long>(i), Dimension::Spatial);
 }
 
-// A version-2 file (no certification columns, no /model/solver_chain) still
-// reads: made here from a version-3 file by deleting what version 3 added.
+// A version-2 file (no certification columns, no /model/solver_chain, no
+// /model stepper, seven stage columns) still reads: made here from a
+// current file by deleting what versions 3 and 4 added and keeping the seven
+// stages version 2 had, in their old order.
 TEST(Recording, ReadsVersion2Files) {
   const std::string path = temp_path("version2.h5");
   write_recording(path, Dimension::Spatial, 4);
+  const hsize_t n = 5, count = static_cast<hsize_t>(Stage::Count), old_count = recording_names::kStagesV3.size();
+  std::vector<double> stages(n * count), old(n * old_count);
   {
     const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
     ASSERT_GE(file, 0);
+    const hid_t dataset = H5Dopen2(file, "/steps/stage_seconds", H5P_DEFAULT);
+    ASSERT_GE(H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, stages.data()), 0);
+    H5Dclose(dataset);
+    for (hsize_t k = 0; k < n; ++k)
+      for (hsize_t s = 0; s < old_count; ++s)
+        old[k * old_count + s] = stages[k * count + static_cast<hsize_t>(recording_names::kStagesV3[s])];
+    EXPECT_GE(H5Adelete_by_name(file, "/model", "stepper", H5P_DEFAULT), 0);
     for (const char* name : {"/model/solver_chain", "/steps/islands", "/steps/escalations", "/steps/solved_by",
-                             "/steps/certified_residual", "/steps/cone_violation", "/steps/penetration_exceeded"})
+                             "/steps/certified_residual", "/steps/cone_violation", "/steps/penetration_exceeded",
+                             "/steps/stage_seconds"})
       EXPECT_GE(H5Ldelete(file, name, H5P_DEFAULT), 0) << name;
+    const hsize_t dims[2] = {n, old_count};
+    const hid_t space = H5Screate_simple(2, dims, nullptr);
+    const hid_t seven = H5Dcreate2(file, "/steps/stage_seconds", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT,
+                                   H5P_DEFAULT);
+    EXPECT_GE(H5Dwrite(seven, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, old.data()), 0);
+    H5Dclose(seven);
+    H5Sclose(space);
     const hid_t attr = H5Aopen(file, "format_version", H5P_DEFAULT);
     const std::int32_t two = 2;
     EXPECT_GE(H5Awrite(attr, H5T_NATIVE_INT32, &two), 0);
@@ -275,6 +295,17 @@ TEST(Recording, ReadsVersion2Files) {
     EXPECT_FALSE(row.penetration_exceeded);
   }
   EXPECT_EQ(rec.steps[3].traps, report_at(3).traps);  // version-2 columns still read
+  EXPECT_EQ(rec.stepper, "time-stepping");
+  // the seven old stages in their places, the stages added in version 4 zero
+  for (hsize_t k = 0; k < n; ++k) {
+    ASSERT_EQ(rec.steps[k].stage_seconds.size(), count);
+    for (hsize_t s = 0; s < count; ++s) {
+      const bool old_stage = s != static_cast<hsize_t>(Stage::FreeVelocity) &&
+                             s != static_cast<hsize_t>(Stage::Penetration) &&
+                             s != static_cast<hsize_t>(Stage::PositionCorrection);
+      EXPECT_EQ(rec.steps[k].stage_seconds[s], old_stage ? stages[k * count + s] : 0.0) << kStageNames[s];
+    }
+  }
 }
 
 TEST(Recording, WithoutTimingsHasNoStageTimes) {
@@ -376,6 +407,7 @@ TEST(Recording, RejectsBadUse) {
 // The recorder as a World's observer: one row per step, the last row the final state.
 TEST(Recording, RecordsAWorldRun) {
   Scene scene = load_scene_file(std::string(PEGSIM_TEST_DATA_DIR) + "/two_boxes.yaml");
+  scene.model.options.model = ContactModelKind::Standard;  // the scene names none (PEG by default); counted below
   const std::string path = temp_path("world.h5");
   World world(std::move(scene.model), std::move(scene.state));
   {
@@ -439,7 +471,7 @@ TEST(Recording, ReadableWithH5py) {
             "[0, 0, 3, 5, 6, 6]\n"
             "polyhedron (4, 3) (4, 3)\n"
             "lemke block\n"
-            "['broadphase', 'narrowphase']\n"
+            "['free_velocity', 'broadphase']\n"
             "['U', 'I', 'X'] (5, 3) [1, 0, 1] 3\n");
 }
 

@@ -108,7 +108,7 @@ TEST(SceneLoad, PlanarTriangleWithMassAndInertia) {
   const Quat r(Eigen::AngleAxisd(0.3, Vec3::UnitZ()));
   expect_near(st.pose.position, Vec3(3, 4, 0) + r * centroid);
   expect_near(st.pose.orientation, r);
-  EXPECT_DOUBLE_EQ(st.theta, 0.3);
+  EXPECT_NEAR(planar_angle(st.pose), 0.3, 1e-15);
   expect_near(st.linear_velocity, Vec3(1, -2, 0));
   expect_near(st.angular_velocity, Vec3(0, 0, 0.5));
   const auto& polygon = std::get<Polygon>(b.shape);

@@ -109,7 +109,7 @@ bodies:
 )";
       Scene s = load_scene_string(dim == 3 ? text3 : text2, "seam");
       s.model.options.model = kind;
-      return World(std::move(s.model), std::move(s.state));
+      return test::measuring_world(std::move(s.model), std::move(s.state));
     };
     World peg = scene(ContactModelKind::Peg);
     const RunStats r = run_until(peg, 1.0);  // the cube's front crosses x = 0 at t = 0.25 s

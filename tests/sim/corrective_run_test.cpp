@@ -39,7 +39,7 @@ TEST(CorrectiveRun, EveryShippedSceneRunsWithFiniteState) {
     if (entry.path().extension() != ".yaml") continue;
     SCOPED_TRACE(entry.path().string());
     Scene s = load_scene_file(entry.path().string());
-    World world(std::move(s.model), std::move(s.state));
+    World world = test::measuring_world(std::move(s.model), std::move(s.state));
     world.set_contact_model(ContactModelKind::Corrective);
     run(world, world.model().options.duration);
     ++count;
@@ -124,7 +124,7 @@ struct OverlapRun {
 
 OverlapRun overlap_run(ContactModelKind kind, double h, double duration) {
   Scene s = load_scene_string(box_of_polygons(8, 1), "box-of-polygons");
-  World world(std::move(s.model), std::move(s.state));
+  World world = test::measuring_world(std::move(s.model), std::move(s.state));
   world.set_contact_model(kind);
   world.set_time_step(h);
   OverlapRun r;

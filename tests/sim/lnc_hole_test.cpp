@@ -16,6 +16,7 @@
 // body, and B's wedge slices A's corner, 5.3e-3 m^2 of overlap.
 #include "analysis/overlap.hpp"
 #include "io/scene.hpp"
+#include "sim/scene_runner.hpp"
 #include "sim/world.hpp"
 
 #include <gtest/gtest.h>
@@ -37,7 +38,7 @@ const char* kScene =
 World make_world(ContactModelKind kind) {
   Scene s = load_scene_string(kScene, "lnc-hole");
   s.model.options.model = kind;
-  return World(std::move(s.model), std::move(s.state));
+  return test::measuring_world(std::move(s.model), std::move(s.state));
 }
 
 // v_a, B's wedge tip, in the world frame

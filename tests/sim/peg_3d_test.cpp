@@ -17,7 +17,7 @@ namespace {
 World with_model(const std::string& name, ContactModelKind kind) {
   Scene s = load_scene_file(test::scene_path(name));
   s.model.options.model = kind;
-  return World(std::move(s.model), std::move(s.state));
+  return test::measuring_world(std::move(s.model), std::move(s.state));
 }
 
 using test::run_until;
@@ -39,7 +39,7 @@ bodies:
 )";
     Scene s = load_scene_string(text, "fig-5-3");
     s.model.options.model = kind;
-    return World(std::move(s.model), std::move(s.state));
+    return test::measuring_world(std::move(s.model), std::move(s.state));
   };
   World peg = scene(ContactModelKind::Peg);
   World standard = scene(ContactModelKind::Standard);

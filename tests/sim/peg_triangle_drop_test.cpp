@@ -54,7 +54,7 @@ Trajectory simulate(ContactModelKind kind, double h) {
   Trajectory run;
   auto sample = [&] {
     const BodyState& b = world.state().bodies[1];
-    run.samples.push_back({world.state().time, b.pose.position.x(), b.pose.position.y(), b.theta});
+    run.samples.push_back({world.state().time, b.pose.position.x(), b.pose.position.y(), planar_angle(b.pose)});
   };
   sample();
   for (long i = 1; i <= steps; ++i) {

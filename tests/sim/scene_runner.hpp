@@ -11,9 +11,17 @@ namespace pegsim::test {
 
 inline std::string scene_path(const std::string& name) { return std::string(PEGSIM_SCENES_DIR) + "/" + name + ".yaml"; }
 
+// A world that measures StepReport::max_penetration every step (the tests
+// read it; a world measures it only when asked).
+inline World measuring_world(Model model, State state) {
+  World w(std::move(model), std::move(state));
+  w.set_measure_penetration(true);
+  return w;
+}
+
 inline World load_world(const std::string& name) {
   Scene s = load_scene_file(scene_path(name));
-  return World(std::move(s.model), std::move(s.state));
+  return measuring_world(std::move(s.model), std::move(s.state));
 }
 
 // Steps w until its time reaches t_end: the solver failures and the deepest
@@ -25,6 +33,7 @@ struct RunStats {
 
 inline RunStats run_until(World& w, double t_end) {
   RunStats r;
+  w.set_measure_penetration(true);
   while (w.state().time < t_end - 1e-12) {
     const StepReport& report = w.step();
     r.failures += report.solver_failures;

@@ -1,0 +1,54 @@
+"""World options from Python: the solver chain, the stepper, the registries'
+names, the default contact model and the penetration meter."""
+
+import math
+
+import pytest
+
+import pegsim
+
+
+def test_solver_keyword_replaces_a_scenes_chain(scenes):
+    scene = pegsim.load_scene(str(scenes / "mass-ratio-chain.yaml"))
+    assert scene.solver_chain == ["pgs", "path", "lemke"]
+    world = pegsim.World(scene, solver="lemke")  # was ignored while the scene had a chain
+    assert world.solver_chain == ["lemke"] and world.solver == "lemke"
+    assert world.options["solver_chain"] == ["lemke"]
+
+
+def test_solver_chain_from_python(scenes):
+    scene = pegsim.load_scene(str(scenes / "box-stack-3d.yaml"))
+    world = pegsim.World(scene, solver_chain=["pgs", "lemke"])
+    assert world.solver_chain == ["pgs", "lemke"]
+    report = world.step(50)
+    assert report.solver_failures == 0
+    world.solver_chain = ["psor", "path"]
+    assert world.solver == "psor"
+    with pytest.raises(ValueError, match=r"unknown solver 'nosuch' \(available: lemke"):
+        world.solver_chain = ["pgs", "nosuch"]
+    assert world.solver_chain == ["psor", "path"]  # unchanged by the failed set
+    with pytest.raises(ValueError, match="give solver or solver_chain, not both"):
+        pegsim.World(scene, solver="pgs", solver_chain=["lemke"])
+
+
+def test_registries_and_defaults():
+    assert pegsim.contact_models == ("standard", "peg", "lnc", "corrective")
+    assert pegsim.formulations == ("stewart-trinkle", "anitescu-potra")
+    assert pegsim.steppers == ("time-stepping",)
+    scene = pegsim.Scene()
+    scene.add_body(pegsim.cube(1), mass=1)
+    world = pegsim.World(scene)
+    assert world.model == "peg" and world.stepper == "time-stepping"
+    with pytest.raises(ValueError, match=r"unknown stepper 'impulse' \(available: time-stepping\)"):
+        pegsim.World(scene, stepper="impulse")
+    with pytest.raises(ValueError, match=r"unknown contact model 'soft' \(available: standard, peg, lnc, corrective\)"):
+        world.model = "soft"
+
+
+def test_penetration_meter_can_be_turned_off(scenes):
+    scene = pegsim.load_scene(str(scenes / "box-stack-3d.yaml"))
+    world = pegsim.World(scene)
+    assert world.measure_penetration
+    assert not math.isnan(world.step().max_penetration)
+    world.measure_penetration = False
+    assert math.isnan(world.step().max_penetration)

@@ -1,0 +1,167 @@
+#include "sim/island_solver.hpp"
+
+#include "sim/certification.hpp"
+#include "sim/stage_timer.hpp"
+#include "solvers/solver_common.hpp"
+
+#include <algorithm>
+
+namespace pegsim {
+
+void IslandSolver::configure(const Model& model) {
+  const SimOptions& o = model.options;
+  SolverOptions s;
+  s.tolerance = o.solver_tolerance;
+  s.max_iterations = o.solver_max_iterations;
+  s.relaxation = o.solver_relaxation;
+  chain_.configure(o.solver_chain.empty() ? std::vector<std::string>{o.solver} : o.solver_chain, s);
+}
+
+const ConstraintSet& IslandSolver::island_constraints(const ConstraintSet& all, std::size_t island) const {
+  return islands_.size() == 1 ? all : island_constraints_.at(island);
+}
+
+// islands_ from the constraint set; one island holding everything when
+// options.islands is off.
+void IslandSolver::group_islands(const Model& model, const std::vector<bool>& is_static,
+                                 const ConstraintSet& constraints) {
+  find_islands(constraints, is_static, islands_);
+  if (model.options.islands || islands_.size() <= 1) return;
+  Island all;
+  for (const Island& island : islands_) all.bodies.insert(all.bodies.end(), island.bodies.begin(), island.bodies.end());
+  std::sort(all.bodies.begin(), all.bodies.end());
+  for (std::size_t c = 0; c < constraints.contacts.size(); ++c) all.contacts.push_back(static_cast<int>(c));
+  for (std::size_t k = 0; k < constraints.constraints.size(); ++k) all.constraints.push_back(static_cast<int>(k));
+  islands_.assign(1, std::move(all));
+}
+
+void IslandSolver::formulate(const Model& model, const State& state, const ConstraintSet& set,
+                             const std::vector<InverseMass>& inverse_mass, const std::vector<Vec6>& free_velocity,
+                             StepProblem& problem, bool matrix) {
+  FormulationInput in;
+  in.model = &model;
+  in.state = &state;
+  in.inverse_mass = &inverse_mass;
+  in.free_velocity = &free_velocity;
+  in.h = model.options.h;
+  in.matrix = matrix;
+  build_problem(model.options.formulation, in, set, problem);
+}
+
+void IslandSolver::solve(const Model& model, const State& state, const std::vector<bool>& is_static,
+                         const ConstraintSet& constraints, const std::vector<InverseMass>& inverse_mass,
+                         const std::vector<Vec6>& free_velocity, std::vector<Vec6>& velocity, StepReport& report) {
+  warm_start_.begin_step();
+  report.solved_by.assign(chain_.size(), 0);
+  if (constraints.contacts.empty()) {
+    islands_.clear();
+    problems_.clear();
+    warm_start_.end_step();
+    return;
+  }
+  group_islands(model, is_static, constraints);
+  const std::size_t n = islands_.size();
+  if (n > 1) island_constraints_.resize(n);  // a single island is the whole set, in its order: no copy
+  problems_.resize(n);
+  report.islands.resize(n);
+  const int nc = static_cast<int>(constraints.contacts.size());
+  report.contacts.resize(nc);
+  report.impulses.resize(nc);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Island& island = islands_[i];
+    if (n > 1) extract_island(constraints, island, island_constraints_[i]);
+    const ConstraintSet& set = island_constraints(constraints, i);
+    StepProblem& problem = problems_[i];
+    {
+      StageTimer timer(report.profile, Stage::Formulation);
+      // the dense A only when the chain's first solver reads it (pgs, psor
+      // work on the structure); a fallback that needs it assembles it then
+      formulate(model, state, set, inverse_mass, free_velocity, problem, chain_.first_needs_matrix());
+      warm_start_.guess(set, problem, z_);
+    }
+    SolverResult result;
+    {
+      StageTimer timer(report.profile, Stage::Solver);
+      IslandReport& ir = report.islands[i];
+      ir.bodies = island.bodies;
+      result = chain_.solve(set, problem, z_, model.options.max_cone_violation, ir);
+      bool changed = false;  // z no longer the last attempt's: measure again
+      if (!ir.certified && recover(model, state, set, inverse_mass, free_velocity, z_)) {
+        std::swap(problem, clamped_problem_);  // the impulses are the clamped problem's (its layout may differ: F2)
+        ir.recovered = true;
+        changed = true;
+        result.message += "; recovered by solving without penetration correction";
+      }
+      if (z_.size() != problem.lcp.size() || !z_.allFinite()) {  // never integrate a NaN: drop the impulses
+        z_.setZero(problem.lcp.size());
+        changed = true;
+        result.status = SolverStatus::NumericalFailure;
+        result.message = "solver returned non-finite impulses; contact impulses dropped";
+      }
+      if (changed) {
+        SolverResult measured;
+        measure_residuals(problem.lcp, z_, measured);
+        ir.complementarity = measured.complementarity;
+        ir.feasibility = measured.feasibility;
+        ir.cone_violation = cone_violation(problem, z_, set);
+      }
+      report_island(i, result, report);
+    }
+    StageTimer timer(report.profile, Stage::Integration);
+    apply_impulses(problem, z_, inverse_mass, velocity);
+    warm_start_.remember(set, problem, z_);
+    // per-contact impulses for observers, in the whole set's contact order
+    for (std::size_t c = 0; c < island.contacts.size(); ++c) {
+      const int global = island.contacts[c];
+      report.contacts[global] = set.contacts[c].contact;
+      ContactImpulse& imp = report.impulses[global];
+      imp.normal = normal_impulse(problem, z_, static_cast<int>(c));  // 0 for a PEG secondary sub-contact
+      imp.friction.setZero();
+      const int f = problem.first_friction_var[c];
+      if (f >= 0)
+        for (int k = 0; k < problem.friction_directions; ++k) imp.friction += z_(f + k) * problem.friction_direction[f + k];
+    }
+  }
+  warm_start_.end_step();
+}
+
+// The step's totals from island i's certificate: the step's SolverResult is
+// the worst island's (a failure before a success, then the larger residual),
+// its iterations summed over islands.
+void IslandSolver::report_island(std::size_t i, const SolverResult& result, StepReport& report) {
+  const IslandReport& ir = report.islands[i];
+  ++report.solver_calls;
+  report.problem_size += ir.problem_size;
+  report.escalations += ir.escalations;
+  if (!ir.certified) ++report.solver_failures;
+  if (ir.recovered) ++report.solver_recoveries;
+  ++report.solved_by[ir.attempts.back().solver];
+  report.complementarity = std::max({report.complementarity, ir.complementarity, ir.feasibility});
+  report.cone_violation = std::max(report.cone_violation, ir.cone_violation);
+  const int iterations = report.solver.iterations + result.iterations;
+  const bool worse = i == 0 || (!result.ok() && report.solver.ok()) ||
+                     (result.ok() == report.solver.ok() &&
+                      solver_detail::residual_norm(result) > solver_detail::residual_norm(report.solver));
+  if (worse) report.solver = result;
+  report.solver.iterations = i == 0 ? result.iterations : iterations;
+}
+
+// See the header: the island again with penetrating gaps clamped at zero.
+bool IslandSolver::recover(const Model& model, const State& state, const ConstraintSet& set,
+                           const std::vector<InverseMass>& inverse_mass, const std::vector<Vec6>& free_velocity,
+                           VecX& z) {
+  // Anitescu-Potra's U rows read no gap; PEG's I and X rows do under either formulation (peg_rows.cpp F1)
+  if (model.options.formulation != FormulationKind::StewartTrinkle && !set.has_peg_constraints()) return false;
+  bool any = false;
+  for (const ConstrainedContact& c : set.contacts) any |= c.contact.gap < 0.0;
+  if (!any) return false;
+  clamped_ = set;
+  for (ConstrainedContact& c : clamped_.contacts) c.contact.gap = std::max(c.contact.gap, 0.0);
+  formulate(model, state, clamped_, inverse_mass, free_velocity, clamped_problem_, true);
+  VecX retry;
+  if (!chain_.solve_with_last(clamped_problem_.lcp, retry)) return false;
+  z = retry;
+  return true;
+}
+
+}  // namespace pegsim

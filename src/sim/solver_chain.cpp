@@ -1,0 +1,87 @@
+#include "sim/solver_chain.hpp"
+
+#include "sim/certification.hpp"
+#include "solvers/solver_common.hpp"
+
+#include <limits>
+#include <stdexcept>
+
+namespace pegsim {
+
+void SolverChain::configure(const std::vector<std::string>& names, const SolverOptions& options) {
+  if (names.empty()) throw std::invalid_argument("the solver chain is empty");
+  std::vector<std::unique_ptr<LcpSolver>> chain;
+  for (const std::string& name : names) {
+    auto solver = make_solver(name, options);
+    if (!solver) throw std::invalid_argument("unknown solver '" + name + "' (available: " + chain_text(solver_names()) + ")");
+    chain.push_back(std::move(solver));
+  }
+  solvers_ = std::move(chain);
+}
+
+bool SolverChain::run(LcpSolver& solver, LcpProblem& lcp, VecX& z, SolverResult& result) {
+  if (solver.needs_matrix() && !lcp.has_matrix()) assemble_matrix(lcp);  // timed as the solver's
+  result = solver.solve(lcp, z);
+  return result.ok() && z.size() == lcp.size() && z.allFinite();
+}
+
+SolverResult SolverChain::solve(const ConstraintSet& set, StepProblem& problem, VecX& z, double max_cone_violation,
+                                IslandReport& out) {
+  LcpProblem& lcp = problem.lcp;
+  out.contacts = static_cast<int>(set.contacts.size());
+  out.problem_size = lcp.size();
+  out.attempts.clear();
+  out.recovered = false;
+  SolverResult result, measured;
+  double best_residual = std::numeric_limits<double>::infinity();
+  bool have_best = false;
+  for (std::size_t k = 0; k < solvers_.size(); ++k) {
+    if (k > 0) {  // the best iterate so far
+      if (have_best) z = best_;
+      else z.setZero(lcp.size());
+    }
+    run(*solvers_[k], lcp, z, result);
+    SolveAttempt attempt;
+    attempt.solver = static_cast<int>(k);
+    attempt.status = result.status;
+    measured = SolverResult{};
+    if (z.size() == lcp.size()) measure_residuals(lcp, z, measured);  // one A z (or G'M^-1G z): the certificate's cost
+    else measured.complementarity = std::numeric_limits<double>::infinity();
+    attempt.residual = solver_detail::residual_norm(measured);
+    attempt.cone_violation = z.size() == lcp.size() && z.allFinite() ? cone_violation(problem, z, set)
+                                                                      : std::numeric_limits<double>::infinity();
+    attempt.accepted = result.ok() && attempt.cone_violation <= max_cone_violation;
+    if (!attempt.accepted && result.ok())
+      result.message = "friction cone violated by " + std::to_string(attempt.cone_violation) + " N s";
+    out.attempts.push_back(attempt);
+    if (attempt.accepted) break;
+    if (attempt.residual < best_residual && z.size() == lcp.size() && z.allFinite()) {
+      best_residual = attempt.residual;
+      best_ = z;
+      have_best = true;
+    }
+  }
+  out.escalations = static_cast<int>(out.attempts.size()) - 1;
+  out.certified = out.attempts.back().accepted;
+  out.cone_violation = out.attempts.back().cone_violation;
+  out.complementarity = measured.complementarity;
+  out.feasibility = measured.feasibility;
+  return result;
+}
+
+bool SolverChain::solve_with_last(LcpProblem& lcp, VecX& z) {
+  z.setZero(lcp.size());
+  SolverResult result;
+  return run(*solvers_.back(), lcp, z, result);
+}
+
+bool SolverChain::solve_first_accepted(LcpProblem& lcp, VecX& z) {
+  SolverResult result;
+  for (const auto& solver : solvers_) {
+    z.setZero(lcp.size());
+    if (run(*solver, lcp, z, result)) return true;
+  }
+  return false;
+}
+
+}  // namespace pegsim

@@ -1,0 +1,67 @@
+#include "sim/time_stepping.hpp"
+
+#include "contact/traps.hpp"
+#include "dynamics/integration.hpp"
+#include "sim/penetration_meter.hpp"
+#include "sim/stage_timer.hpp"
+
+namespace pegsim {
+
+void TimeSteppingStepper::configure(const Model& model) {
+  // either may throw std::invalid_argument; nothing has changed then
+  auto contact_model = make_contact_model(model.options.model, model.options.dimension);
+  solver_.configure(model);
+  contact_model_ = std::move(contact_model);
+}
+
+// nu* = nu + M^-1 p_ext (eq. 2.30 without contact impulses)
+void TimeSteppingStepper::free_velocities(const Model& model, const State& state, StepReport& report) {
+  StageTimer timer(report.profile, Stage::FreeVelocity);
+  const std::size_t nb = model.bodies.size();
+  const Dimension dim = model.options.dimension;
+  inverse_mass_.resize(nb);
+  free_velocity_.resize(nb);
+  for (std::size_t i = 0; i < nb; ++i) {
+    const BodyModel& body = model.bodies[i];
+    const BodyState& s = state.bodies[i];
+    inverse_mass_[i] = world_inverse_mass(body, s, dim);
+    free_velocity_[i] = velocity_of(s);
+    if (!body.is_static)
+      free_velocity_[i] += inverse_mass_[i].apply(external_impulse(body, s, model.options.gravity, model.options.h, dim));
+  }
+}
+
+void TimeSteppingStepper::step(const Model& model, State& state, const StepNeeds& needs, StepReport& report) {
+  free_velocities(model, state, report);
+  finder_.find(model, state, free_velocity_, report.profile);
+  {
+    StageTimer timer(report.profile, Stage::ContactModel);
+    contact_model_->build(model, state, finder_.contacts(), constraints_);
+    report.contacts_found = static_cast<int>(finder_.contacts().size());
+    report.constraints = constraints_.counts();
+    report.traps = count_standard_model_traps(finder_.contacts(), model.options.eps_feasible);
+  }
+  velocity_ = free_velocity_;
+  solver_.solve(model, state, finder_.is_static(), constraints_, inverse_mass_, free_velocity_, velocity_, report);
+  {
+    StageTimer timer(report.profile, Stage::Integration);
+    integrate(model, velocity_, model.options.h, state);
+    for (BodyState& s : state.bodies) {
+      s.force.setZero();
+      s.torque.setZero();
+    }
+    check_finite(model, state);
+    state.time += model.options.h;
+    ++state.step;
+    report.time = state.time;
+  }
+  if (!needs.penetration && !model.options.position_correction) return;
+  {
+    StageTimer timer(report.profile, Stage::Penetration);
+    report.penetration_before_correction = deepest_penetration(model, state, finder_.pairs());
+  }
+  report.max_penetration = correction_.correct(model, state, finder_, *contact_model_, solver_.chain(),
+                                               report.penetration_before_correction, report);
+}
+
+}  // namespace pegsim
