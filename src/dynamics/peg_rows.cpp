@@ -47,6 +47,7 @@
 // Stewart-Trinkle only.
 #include "dynamics/formulation_detail.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -78,6 +79,30 @@ JacobianRow difference(const JacobianRow& x, const JacobianRow& y) {
 struct RowTerms {
   JacobianRow extra;  // R - G
   double gap = 0.0;   // psi / h terms
+};
+
+// C's entries as they are written; finish() sums each (row, column)'s in that
+// order (a stable sort keeps it), drops the zero sums and leaves them in
+// row-major order: the same numbers, bit for bit, as summing into a dense
+// n x n matrix and scanning it, in O(entries log entries) instead of O(n^2).
+class CouplingBuilder {
+ public:
+  void add(int row, int col, double value) { entries_.push_back({row, col, value}); }
+  void finish(std::vector<LcpStructure::Entry>& out) {
+    std::stable_sort(entries_.begin(), entries_.end(), [](const LcpStructure::Entry& a, const LcpStructure::Entry& b) {
+      return a.row != b.row ? a.row < b.row : a.col < b.col;
+    });
+    out.clear();
+    for (std::size_t k = 0; k < entries_.size();) {
+      LcpStructure::Entry sum{entries_[k].row, entries_[k].col, 0.0};
+      for (; k < entries_.size() && entries_[k].row == sum.row && entries_[k].col == sum.col; ++k)
+        sum.value += entries_[k].value;
+      if (sum.value != 0.0) out.push_back(sum);
+    }
+  }
+
+ private:
+  std::vector<LcpStructure::Entry> entries_;
 };
 
 void check(const ContactConstraint& k, int nc) {
@@ -135,7 +160,9 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
   lcp.role.assign(n, RowRole::Normal);
   lcp.contact_of.assign(n, -1);
   std::vector<RowTerms> terms(n);
-  MatX C = MatX::Zero(n, n);  // the C of A = G'M^-1G + C while assembling
+  // the C of A = G'M^-1G + C while assembling: its entries in the order they
+  // are written, summed per (row, column) at the end (CouplingBuilder below)
+  CouplingBuilder C;
 
   std::vector<JacobianRow> normal_row(nc);
   for (int c = 0; c < nc; ++c) {
@@ -182,22 +209,22 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
       out.var_contact[v] = s[j - 1];
       terms[v].extra = difference(normal_row[first], normal_row[s[j - 1]]);
       terms[v].gap = psi_h(first) - psi_h(s[j - 1]);
-      for (int t = 2; t <= j; ++t) C(v, c0 + t - 2) = 1.0;  // E_I1
+      for (int t = 2; t <= j; ++t) C.add(v, c0 + t - 2, 1.0);  // E_I1
     }
     for (int i = 1; i <= m; ++i) {  // eqs. 4.13-4.14, 4.45
       const int v = next_normal++;
       add_normal_var(v, s[i - 1]);
       terms[v].gap = psi_h(first);
-      for (int t = 2; t <= K; ++t) C(v, c0 + t - 2) = 1.0;  // E_I2
+      for (int t = 2; t <= K; ++t) C.add(v, c0 + t - 2, 1.0);  // E_I2
       if (i == 1) continue;
       const int d = d0 + i - 2;
       terms[v].extra = difference(normal_row[first], normal_row[s[i - 1]]);
-      C(v, d) = 1.0;
+      C.add(v, d, 1.0);
       lcp.role[d] = RowRole::PegSlack;  // eq. 4.12
       out.var_contact[d] = s[i - 1];
       terms[d].extra = normal_row[s[i - 1]];
       terms[d].gap = psi_h(s[i - 1]);
-      C(d, d) = 1.0;
+      C.add(d, d, 1.0);
     }
   }
 
@@ -213,10 +240,10 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
     out.slip_var[c] = next_slip;
     add_friction_rows(contact, c, out.normal_var[c], next_friction, next_slip, nd, in, dirs, out);
     for (int k = 0; k < nd; ++k) {
-      C(next_friction + k, next_slip) = 1.0;   // E
-      C(next_slip, next_friction + k) = -1.0;  // -E'
+      C.add(next_friction + k, next_slip, 1.0);   // E
+      C.add(next_slip, next_friction + k, -1.0);  // -E'
     }
-    for (int p = out.normal_var[c]; p >= 0; p = out.next_normal_var[p]) C(next_slip, p) += set.contacts[c].mu;
+    for (int p = out.normal_var[c]; p >= 0; p = out.next_normal_var[p]) C.add(next_slip, p, set.contacts[c].mu);
     next_friction += nd;
     ++next_slip;
   }
@@ -235,13 +262,11 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
     const JacobianRow& e = terms[v].extra;
     for (const auto& [body, j] : {std::pair{e.body_a, e.ja}, std::pair{e.body_b, e.jb}}) {
       if (body == kNoBody) continue;
-      for (const auto& [col, mg] : by_body[body]) C(v, col) += j.dot(mg);
+      for (const auto& [col, mg] : by_body[body]) C.add(v, col, j.dot(mg));
     }
   }
-  lcp.A += C;
-  for (int r = 0; r < n; ++r)
-    for (int c = 0; c < n; ++c)
-      if (C(r, c) != 0.0) structure.coupling.push_back({r, c, C(r, c)});
+  C.finish(structure.coupling);
+  for (const LcpStructure::Entry& e : structure.coupling) lcp.A(e.row, e.col) += e.value;
 
   // b: R' nu* plus the gap terms
   for (int v = 0; v < n; ++v)
