@@ -8,8 +8,8 @@
 namespace pegsim {
 
 Aabb swept_box(const Shape& shape, const Pose& now, const Pose& predicted, double eps) {
-  Aabb box = world_box(shape, now);
-  box.grow(world_box(shape, predicted));
+  Aabb box = world_bounds(shape, now);
+  box.grow(world_bounds(shape, predicted));
   box.lo.array() -= eps;
   box.hi.array() += eps;
   return box;

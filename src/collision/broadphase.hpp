@@ -22,7 +22,7 @@ struct BodyPair {
   friend bool operator==(const BodyPair&, const BodyPair&) = default;
 };
 
-// Box covering `shape` at both poses (the union of its kind's world_box at
+// Box covering `shape` at both poses (the union of its kind's world_bounds at
 // each, geometry/shape_kind.hpp), grown by eps on every side. Half-spaces
 // are unbounded (+-infinity on every axis); planar shapes (polygons) have the z
 // extent [-eps, eps].

@@ -1,5 +1,5 @@
 // Axis-aligned bounding boxes in world coordinates: every bounded shape kind's
-// world_box (geometry/shape_kind.hpp), and the broadphase's swept boxes
+// world_bounds (geometry/shape_kind.hpp), and the broadphase's swept boxes
 // (collision/broadphase.hpp, thesis 2.6).
 #pragma once
 

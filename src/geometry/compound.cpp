@@ -147,9 +147,9 @@ Vec3 support(const Compound& c, const Vec3& direction) {
   return best;
 }
 
-Aabb world_box(const Compound& c, const Pose& pose) {
+Aabb world_bounds(const Compound& c, const Pose& pose) {
   Aabb box = Aabb::empty();
-  for (const Shape& part : c.parts) box.grow(world_box(part, pose));
+  for (const Shape& part : c.parts) box.grow(world_bounds(part, pose));
   return box;
 }
 

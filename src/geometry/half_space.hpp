@@ -20,7 +20,7 @@ struct HalfSpace {
 };
 
 inline double bounding_radius(const HalfSpace&) { return 0.0; }  // unbounded: callers treat it first
-inline Aabb world_box(const HalfSpace&, const Pose&) { return Aabb::everything(); }
+inline Aabb world_bounds(const HalfSpace&, const Pose&) { return Aabb::everything(); }
 inline void translate(HalfSpace& h, const Vec3& offset) { h.offset -= h.normal.dot(offset); }
 inline Vec3 support(const HalfSpace&, const Vec3&) {
   throw GeometryError("support: a half-space is unbounded");

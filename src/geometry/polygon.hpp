@@ -37,7 +37,7 @@ inline void translate(Polygon& p, const Vec3& offset) { p.translate(Vec2(offset.
 // The vertex of largest direction . v (the first of equals), lifted to z = 0.
 Vec3 support(const Polygon& p, const Vec3& direction);
 // Exact: the box of the vertices at the pose (z extent that of the pose's plane).
-Aabb world_box(const Polygon& p, const Pose& pose);
+Aabb world_bounds(const Polygon& p, const Pose& pose);
 // one facet (every vertex, normal +z) fanned from vertex 0
 void append_mesh(const Polygon& p, ShapeMesh& mesh);
 

@@ -17,7 +17,7 @@ Vec3 support(const Polygon& p, const Vec3& direction) {
   return lift(p.vertices[best]);
 }
 
-Aabb world_box(const Polygon& p, const Pose& pose) {
+Aabb world_bounds(const Polygon& p, const Pose& pose) {
   Aabb box = Aabb::empty();
   for (const Vec2& v : p.vertices) box.grow(lift(pose.to_world_2d(v)));
   return box;

@@ -79,7 +79,7 @@ inline void translate(Polyhedron& p, const Vec3& offset) { p.translate(offset); 
 // The vertex of largest direction . v (the first of equals), body frame.
 Vec3 support(const Polyhedron& p, const Vec3& direction);
 // Exact: the box of the vertices at the pose.
-Aabb world_box(const Polyhedron& p, const Pose& pose);
+Aabb world_bounds(const Polyhedron& p, const Pose& pose);
 // vertices, the fan triangles, the facets' loops and normals
 void append_mesh(const Polyhedron& p, ShapeMesh& mesh);
 

@@ -16,7 +16,7 @@ Vec3 support(const Polyhedron& p, const Vec3& direction) {
   return p.vertices[best];
 }
 
-Aabb world_box(const Polyhedron& p, const Pose& pose) {
+Aabb world_bounds(const Polyhedron& p, const Pose& pose) {
   Aabb box = Aabb::empty();
   const Mat3 R = pose.orientation.toRotationMatrix();
   for (const Vec3& v : p.vertices) box.grow(R * v + pose.position);

@@ -25,8 +25,8 @@ Vec3 support(const Shape& s, const Vec3& direction) {
   return std::visit([&](const auto& k) { return support(k, direction); }, s);
 }
 
-Aabb world_box(const Shape& s, const Pose& pose) {
-  return std::visit([&](const auto& k) { return world_box(k, pose); }, s);
+Aabb world_bounds(const Shape& s, const Pose& pose) {
+  return std::visit([&](const auto& k) { return world_bounds(k, pose); }, s);
 }
 
 void translate_shape(Shape& s, const Vec3& offset) {

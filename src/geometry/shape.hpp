@@ -56,7 +56,7 @@ Compound make_compound(std::vector<Shape> parts);
 inline double bounding_radius(const Compound& c) { return c.bounding_radius; }
 inline void translate(Compound& c, const Vec3& offset) { c.translate(offset); }
 Vec3 support(const Compound& c, const Vec3& direction);  // the parts' farthest (first of equals)
-Aabb world_box(const Compound& c, const Pose& pose);     // the union of the parts' boxes
+Aabb world_bounds(const Compound& c, const Pose& pose);     // the union of the parts' boxes
 void append_mesh(const Compound& c, ShapeMesh& mesh);     // the parts' meshes one after another
 
 // What every kind provides, by exact signature (so that a missing operation
@@ -66,7 +66,7 @@ concept ShapeKindOps = requires {
   { K::kind_info } -> std::convertible_to<ShapeKindInfo>;
   static_cast<double (*)(const K&)>(&bounding_radius);
   static_cast<Vec3 (*)(const K&, const Vec3&)>(&support);
-  static_cast<Aabb (*)(const K&, const Pose&)>(&world_box);
+  static_cast<Aabb (*)(const K&, const Pose&)>(&world_bounds);
   static_cast<MassProperties (*)(const K&, double)>(&mass_properties);
   static_cast<void (*)(K&, const Vec3&)>(&translate);
   static_cast<void (*)(const K&, ShapeMesh&)>(&append_mesh);
@@ -126,7 +126,7 @@ double bounding_radius(const Shape& s);
 // mapping); throws GeometryError for an unbounded kind.
 Vec3 support(const Shape& s, const Vec3& direction);
 // The world box of the shape at a pose; everything for an unbounded kind.
-Aabb world_box(const Shape& s, const Pose& pose);
+Aabb world_bounds(const Shape& s, const Pose& pose);
 // Moves the shape's frame by -offset (its points' coordinates decrease by
 // offset; 2D shapes use x, y), as Polygon/Polyhedron::translate do.
 void translate_shape(Shape& s, const Vec3& offset);

@@ -9,7 +9,7 @@
 // shape.hpp checks them at compile time for every alternative):
 //   double bounding_radius(const K&);              max |x| over the shape, body frame
 //   Vec3 support(const K&, const Vec3& d);         a farthest point along d, body frame
-//   Aabb world_box(const K&, const Pose&);         world box at a pose (exact where cheap)
+//   Aabb world_bounds(const K&, const Pose&);         world box at a pose (exact where cheap)
 //   MassProperties mass_properties(const K&, double density);
 //   void translate(K&, const Vec3& offset);        the frame moves by -offset
 //   void append_mesh(const K&, ShapeMesh&);        triangles and facets, for recordings

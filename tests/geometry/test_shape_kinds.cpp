@@ -92,7 +92,7 @@ TEST(ShapeKinds, WorldBoxHoldsTheVerticesAtThePose) {
     Pose pose;
     pose.position = rng.vec3(-5, 5);
     pose.orientation = rng.rotation();
-    const Aabb box = world_box(s, pose);
+    const Aabb box = world_bounds(s, pose);
     Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
     for (const Vec3& v : std::get<Polyhedron>(s).vertices) {
       lo = lo.cwiseMin(pose.to_world(v));
@@ -107,7 +107,7 @@ TEST(ShapeKinds, WorldBoxHoldsTheVerticesAtThePose) {
       EXPECT_NEAR(box.lo[axis], pose.to_world(support(s, pose.orientation.conjugate() * -e))[axis], 1e-12);
     }
   }
-  const Aabb h = world_box(Shape(HalfSpace{}), Pose());
+  const Aabb h = world_bounds(Shape(HalfSpace{}), Pose());
   EXPECT_EQ(h.lo.maxCoeff(), -std::numeric_limits<double>::infinity());
   EXPECT_EQ(h.hi.minCoeff(), std::numeric_limits<double>::infinity());
 }
