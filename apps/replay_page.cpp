@@ -5,11 +5,13 @@
 #include "replay_page.hpp"
 
 #include "io/h5.hpp"
+#include "geometry/shape.hpp"
 #include "io/recording.hpp"
 
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -85,13 +87,14 @@ std::string shape_json(const h5::Reader& r, std::size_t i, const std::string& na
   const std::string kind = r.string_attribute(g, "kind");
   std::string out = "{\"name\":" + quoted(name) + ",\"static\":" + (is_static ? "true" : "false") +
                     ",\"kind\":" + quoted(kind);
-  if (kind == "half_space") {
+  const std::optional<std::size_t> known = find_shape_kind(kind);
+  if (!known) h5::fail(r.file(), g, "unknown shape kind '" + kind + "'");
+  if (*known == kind_index<HalfSpace>) {
     const auto n = double_attribute_array(r, g, "normal", 3);
     return out + ",\"normal\":[" + number(n[0]) + "," + number(n[1]) + "," + number(n[2]) +
            "],\"offset\":" + number(r.double_attribute(g, "offset")) + "}";
   }
-  // a compound (non-convex union of convex parts) is drawn from its concatenated parts
-  if (kind != "polyhedron" && kind != "polygon" && kind != "compound") h5::fail(r.file(), g, "unknown shape kind '" + kind + "'");
+  // every bounded kind is drawn from its mesh (a compound: its parts' meshes one after another)
   const auto vertices = r.dataset<double>(g + "/vertices", {0, 3});
   const std::size_t nv = vertices.size() / 3;
   if (nv == 0) h5::fail(r.file(), g + "/vertices", "no vertices");

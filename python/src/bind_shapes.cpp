@@ -55,9 +55,13 @@ py::object vertices_of(const ShapeHandle& h) {
 const char* shape_kind(const Shape& s) { return shape_kind_name(s); }
 
 void bind_shapes(py::module_& m) {
+  // the shape kinds' names, from the registry (geometry/shape.hpp)
+  py::tuple kinds(kShapeKindCount);
+  for (std::size_t i = 0; i < kShapeKindCount; ++i) kinds[i] = kShapeKinds[i].name;
+  m.attr("shape_kinds") = kinds;
   py::class_<ShapeHandle>(m, "Shape", "A convex polyhedron (3D), convex polygon (2D) or half-space, in its own frame.")
       .def_property_readonly("kind", [](const ShapeHandle& s) { return shape_kind(s.shape); },
-                             "'polyhedron', 'polygon', 'compound' or 'half_space'")
+                             "the shape's kind: one of pegsim.shape_kinds")
       .def_property_readonly("vertices", &vertices_of, "(k, 3) or (k, 2) array; None for a half-space")
       .def("__repr__", [](const ShapeHandle& s) {
         const py::object v = vertices_of(s);

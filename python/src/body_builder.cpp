@@ -30,8 +30,9 @@ std::uint32_t add_body(Scene& scene, BodySpec spec) {
   // shape of the scene's dimension; a half-space belongs to a static body
   const bool half_space = is_half_space(spec.shape);
   const Shape& first = part_of(spec.shape, 0);  // a compound's parts are all of one kind
-  if (planar && is_polyhedron(first)) fail("a polyhedron in a 2D scene (use polygon, rectangle, ...)");
-  if (!planar && is_polygon(first)) fail("a polygon in a 3D scene (use box, polyhedron, ...)");
+  if (!fits(kind_info(first).dims, model.options.dimension))
+    fail(std::string("a ") + shape_kind_name(first) + (planar ? " in a 2D scene (use polygon, rectangle, ...)"
+                                                              : " in a 3D scene (use box, polyhedron, ...)"));
   if (half_space && !spec.is_static) fail("a half-space can only belong to a static body (static=True)");
   if (planar && half_space && std::get<HalfSpace>(spec.shape).normal.z() != 0.0)
     fail("a 2D half-plane's normal is (x, y)");

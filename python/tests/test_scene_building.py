@@ -62,6 +62,11 @@ def test_every_shape_kind_builds():
     assert pegsim.box([1, 2, 3]).vertices.shape == (8, 3)
 
 
+def test_shape_kinds_come_from_the_registry():
+    assert pegsim.shape_kinds == ("polyhedron", "polygon", "half_space", "compound")
+    assert pegsim.box([1, 1, 1]).kind in pegsim.shape_kinds
+
+
 def test_compound_l_shape_mass_and_rest():
     # a non-convex L as two overlapping rectangles (thesis 4.5): the union's
     # area is 0.6 * 0.15 + 0.15 * 0.35 (the overlap counted once); dropped on

@@ -7,37 +7,9 @@
 
 namespace pegsim {
 
-namespace {
-
-void grow(Aabb& box, const Vec3& p) {
-  box.lo = box.lo.cwiseMin(p);
-  box.hi = box.hi.cwiseMax(p);
-}
-
-Aabb empty_box() {
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  return Aabb{Vec3::Constant(inf), Vec3::Constant(-inf)};
-}
-
-void grow_by_part(Aabb& box, const Shape& shape, const Pose& now, const Pose& predicted) {
-  if (const auto* poly = std::get_if<Polyhedron>(&shape)) {
-    for (const Pose* pose : {&now, &predicted}) {
-      const Mat3 R = pose->orientation.toRotationMatrix();
-      for (const Vec3& v : poly->vertices) grow(box, R * v + pose->position);
-    }
-  } else if (const auto* polygon = std::get_if<Polygon>(&shape)) {
-    for (const Pose* pose : {&now, &predicted})
-      for (const Vec2& v : polygon->vertices) grow(box, lift(pose->to_world_2d(v)));
-  }
-}
-
-}  // namespace
-
 Aabb swept_box(const Shape& shape, const Pose& now, const Pose& predicted, double eps) {
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  if (is_half_space(shape)) return Aabb{Vec3::Constant(-inf), Vec3::Constant(inf)};  // unbounded
-  Aabb box = empty_box();
-  for (int i = 0; i < part_count(shape); ++i) grow_by_part(box, part_of(shape, i), now, predicted);
+  Aabb box = world_bounds(shape, now);
+  box.grow(world_bounds(shape, predicted));
   box.lo.array() -= eps;
   box.hi.array() += eps;
   return box;

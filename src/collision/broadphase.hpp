@@ -6,6 +6,7 @@
 // pairs are never reported. Half-spaces have unbounded boxes.
 #pragma once
 
+#include "geometry/aabb.hpp"
 #include "geometry/shape.hpp"
 #include "math/pose.hpp"
 #include "math/types.hpp"
@@ -16,20 +17,13 @@
 
 namespace pegsim {
 
-struct Aabb {
-  Vec3 lo = Vec3::Zero();
-  Vec3 hi = Vec3::Zero();
-  bool overlaps(const Aabb& o) const {
-    return (lo.array() <= o.hi.array()).all() && (o.lo.array() <= hi.array()).all();
-  }
-};
-
 struct BodyPair {
   std::uint32_t a, b;  // a < b
   friend bool operator==(const BodyPair&, const BodyPair&) = default;
 };
 
-// Box covering `shape` at both poses, grown by eps on every side. Half-spaces
+// Box covering `shape` at both poses (the union of its kind's world_bounds at
+// each, geometry/shape_kind.hpp), grown by eps on every side. Half-spaces
 // are unbounded (+-infinity on every axis); planar shapes (polygons) have the z
 // extent [-eps, eps].
 Aabb swept_box(const Shape& shape, const Pose& now, const Pose& predicted, double eps);

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace pegsim {
 namespace {
@@ -83,21 +84,31 @@ void polygon_vertices(const BodyGeometry& a, const Vec3& n3, double offset, cons
 
 }  // namespace
 
-void find_contacts_half_space(const BodyGeometry& a, const HalfSpace& plane, const BodyGeometry& b,
-                              const NarrowphaseParams& params, std::vector<Contact>& out) {
-  // The plane in world: n . x = offset.
+namespace {
+
+// The plane in world: n . x = offset.
+std::pair<Vec3, double> world_plane(const BodyGeometry& a, const HalfSpace& plane) {
   const double len = plane.normal.norm();
   const Vec3 n = a.pose.rotate(plane.normal / len);
-  const double offset = plane.offset / len + n.dot(a.pose.position);
-  if (const auto* poly = std::get_if<Polyhedron>(b.shape)) {
-    // b's bounding sphere entirely beyond eps: nothing.
-    if (n.dot(b.pose.position) - offset > poly->bounding_radius + params.eps) return;
-    polyhedron_vertices(a, n, offset, b, *poly, params, out);
-  } else if (const auto* polygon = std::get_if<Polygon>(b.shape)) {
-    if (std::abs(n.z()) > 1e-9) return;
-    if (n.dot(b.pose.position) - offset > polygon->bounding_radius + params.eps) return;
-    polygon_vertices(a, n, offset, b, *polygon, params, out);
-  }
+  return {n, plane.offset / len + n.dot(a.pose.position)};
+}
+
+}  // namespace
+
+void find_contacts_half_space(const BodyGeometry& a, const HalfSpace& plane, const BodyGeometry& b,
+                              const Polyhedron& poly, const NarrowphaseParams& params, std::vector<Contact>& out) {
+  const auto [n, offset] = world_plane(a, plane);
+  // b's bounding sphere entirely beyond eps: nothing.
+  if (n.dot(b.pose.position) - offset > poly.bounding_radius + params.eps) return;
+  polyhedron_vertices(a, n, offset, b, poly, params, out);
+}
+
+void find_contacts_half_space(const BodyGeometry& a, const HalfSpace& plane, const BodyGeometry& b,
+                              const Polygon& polygon, const NarrowphaseParams& params, std::vector<Contact>& out) {
+  const auto [n, offset] = world_plane(a, plane);
+  if (std::abs(n.z()) > 1e-9) return;
+  if (n.dot(b.pose.position) - offset > polygon.bounding_radius + params.eps) return;
+  polygon_vertices(a, n, offset, b, polygon, params, out);
 }
 
 }  // namespace pegsim

@@ -31,15 +31,19 @@ struct BodyGeometry {
 void find_contacts(const BodyGeometry& a, const BodyGeometry& b, const NarrowphaseParams& params,
                    std::vector<Contact>& out);
 
-// Dimension-specific entry points used by find_contacts.
+// The routines of the collision table (collision_table.cpp), one per pair of
+// shape kinds, the shapes given as their kinds (a's and b's BodyGeometry::shape
+// point to them).
 void find_contacts_polyhedra(const BodyGeometry& a, const Polyhedron& pa, const BodyGeometry& b,
                              const Polyhedron& pb, const NarrowphaseParams& params,
                              std::vector<Contact>& out);
 void find_contacts_polygons(const BodyGeometry& a, const Polygon& pa, const BodyGeometry& b,
                             const Polygon& pb, const NarrowphaseParams& params,
                             std::vector<Contact>& out);
-// plane owner a, vertices of b (polyhedron or polygon)
+// plane owner a, vertices of b
 void find_contacts_half_space(const BodyGeometry& a, const HalfSpace& plane, const BodyGeometry& b,
-                              const NarrowphaseParams& params, std::vector<Contact>& out);
+                              const Polyhedron& pb, const NarrowphaseParams& params, std::vector<Contact>& out);
+void find_contacts_half_space(const BodyGeometry& a, const HalfSpace& plane, const BodyGeometry& b,
+                              const Polygon& pb, const NarrowphaseParams& params, std::vector<Contact>& out);
 
 }  // namespace pegsim

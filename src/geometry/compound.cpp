@@ -1,5 +1,6 @@
-// Compound (non-convex) shapes: construction, and the mass properties of the
-// union of overlapping convex parts (thesis 4.5).
+// Compound (non-convex) shapes: construction, the compound's shape-kind
+// operations (geometry/shape_kind.hpp: over its parts), and the mass
+// properties of the union of overlapping convex parts (thesis 4.5).
 //
 // Mass of a union by inclusion-exclusion: for parts P_1..P_n,
 //   int over (P_1 u ... u P_n) f = sum over non-empty S of (-1)^(|S|+1) int over (n_{i in S} P_i) f
@@ -130,10 +131,30 @@ Compound make_compound(std::vector<Shape> parts) {
 void Compound::translate(const Vec3& offset) {
   bounding_radius = 0.0;
   for (Shape& s : parts) {
-    if (auto* p = std::get_if<Polyhedron>(&s)) p->translate(offset);
-    if (auto* p = std::get_if<Polygon>(&s)) p->translate(Vec2(offset.x(), offset.y()));
+    translate_shape(s, offset);
     bounding_radius = std::max(bounding_radius, pegsim::bounding_radius(s));
   }
+}
+
+Vec3 support(const Compound& c, const Vec3& direction) {
+  Vec3 best = support(c.parts.front(), direction);
+  double reach = direction.dot(best);
+  for (std::size_t i = 1; i < c.parts.size(); ++i) {
+    const Vec3 p = support(c.parts[i], direction);
+    const double r = direction.dot(p);
+    if (r > reach) reach = r, best = p;
+  }
+  return best;
+}
+
+Aabb world_bounds(const Compound& c, const Pose& pose) {
+  Aabb box = Aabb::empty();
+  for (const Shape& part : c.parts) box.grow(world_bounds(part, pose));
+  return box;
+}
+
+void append_mesh(const Compound& c, ShapeMesh& mesh) {
+  for (const Shape& part : c.parts) append_mesh(part, mesh);
 }
 
 MassProperties mass_properties(const Compound& c, double density) {

@@ -1,4 +1,8 @@
+// Penetration depth by the separating axis theorem (geometry/penetration.hpp),
+// dispatched on the pair of shape kinds through a ShapePairTable.
 #include "geometry/penetration.hpp"
+
+#include "geometry/shape_pairs.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -93,36 +97,64 @@ PenetrationAxis axis(const HalfSpace& h, const Pose& ph, const std::vector<Vec3>
   return PenetrationAxis{offset - lowest, n, offset, lowest};
 }
 
-PenetrationAxis axis_against_half_space(const HalfSpace& h, const Pose& ph, const Shape& other, const Pose& po) {
-  if (const auto* p = std::get_if<Polyhedron>(&other)) return axis(h, ph, world_vertices(*p, po));
-  if (const auto* p = std::get_if<Polygon>(&other)) {
-    if (h.normal.z() != 0.0) return {};  // a 3D half-space never touches a planar body
-    return axis(h, ph, world_vertices(*p, po));
-  }
-  return {};
+PenetrationAxis half_space_polyhedron(const HalfSpace& h, const Pose& ph, const Polyhedron& p, const Pose& po) {
+  return axis(h, ph, world_vertices(p, po));
+}
+
+PenetrationAxis half_space_polygon(const HalfSpace& h, const Pose& ph, const Polygon& p, const Pose& po) {
+  if (h.normal.z() != 0.0) return {};  // a 3D half-space never touches a planar body
+  return axis(h, ph, world_vertices(p, po));
+}
+
+// The table's routines and their registration (geometry/shape_pairs.hpp).
+using Routine = PenetrationAxis (*)(const Shape&, const Pose&, const Shape&, const Pose&);
+using Table = ShapePairTable<Routine>;
+template <class A, class B>
+using Typed = PenetrationAxis (*)(const A&, const Pose&, const B&, const Pose&);
+
+template <class A, class B, Typed<A, B> F>
+PenetrationAxis as_is(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb) {
+  return F(*std::get_if<A>(&a), pa, *std::get_if<B>(&b), pb);
+}
+// F written for (A, B) serving (B, A): computed with the shapes swapped, then
+// turned round (the normal reversed, the extents exchanged and negated)
+template <class A, class B, Typed<A, B> F>
+PenetrationAxis swapped(const Shape& b, const Pose& pb, const Shape& a, const Pose& pa) {
+  PenetrationAxis r = F(*std::get_if<A>(&a), pa, *std::get_if<B>(&b), pb);
+  r.normal = -r.normal;
+  const double a_max = -r.b_min;
+  r.b_min = -r.a_max;
+  r.a_max = a_max;
+  return r;
+}
+
+const Table& table() {
+  static const Table t = [] {
+    Table t("penetration");
+    t.call<Polyhedron, Polyhedron>(&as_is<Polyhedron, Polyhedron, axis>);
+    t.call<Polygon, Polygon>(&as_is<Polygon, Polygon, axis>);
+    t.call<HalfSpace, Polyhedron>(&as_is<HalfSpace, Polyhedron, half_space_polyhedron>);
+    t.call<Polyhedron, HalfSpace>(&swapped<HalfSpace, Polyhedron, half_space_polyhedron>);
+    t.call<HalfSpace, Polygon>(&as_is<HalfSpace, Polygon, half_space_polygon>);
+    t.call<Polygon, HalfSpace>(&swapped<HalfSpace, Polygon, half_space_polygon>);
+    t.none<HalfSpace, HalfSpace>();
+    t.none<Polyhedron, Polygon>();
+    t.parts<Compound>();
+    t.check_complete();
+    return t;
+  }();
+  return t;
 }
 
 PenetrationAxis convex_axis(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb) {
-  if (const auto* h = std::get_if<HalfSpace>(&a)) return axis_against_half_space(*h, pa, b, pb);
-  if (const auto* h = std::get_if<HalfSpace>(&b)) {
-    PenetrationAxis r = axis_against_half_space(*h, pb, a, pa);  // computed with the half-space as A
-    r.normal = -r.normal;
-    const double a_max = -r.b_min;
-    r.b_min = -r.a_max;
-    r.a_max = a_max;
-    return r;
-  }
-  if (const auto* x = std::get_if<Polyhedron>(&a))
-    if (const auto* y = std::get_if<Polyhedron>(&b)) return axis(*x, pa, *y, pb);
-  if (const auto* x = std::get_if<Polygon>(&a))
-    if (const auto* y = std::get_if<Polygon>(&b)) return axis(*x, pa, *y, pb);
-  return {};
+  const Table::Entry& e = table().at(a, b);
+  return e.rule == Table::Rule::Call ? e.routine(a, pa, b, pb) : PenetrationAxis{};
 }
 
 }  // namespace
 
 PenetrationAxis penetration_axis(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb) {
-  if (!is_compound(a) && !is_compound(b)) return convex_axis(a, pa, b, pb);
+  if (table().at(a, b).rule != Table::Rule::Parts) return convex_axis(a, pa, b, pb);
   PenetrationAxis deepest;
   for (int i = 0; i < part_count(a); ++i)
     for (int j = 0; j < part_count(b); ++j) {

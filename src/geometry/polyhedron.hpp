@@ -24,6 +24,9 @@
 // facets, every facet planar within 1e-9 of its size.
 #pragma once
 
+#include "geometry/aabb.hpp"
+#include "geometry/shape_kind.hpp"
+#include "math/pose.hpp"
 #include "math/types.hpp"
 
 #include <array>
@@ -65,7 +68,20 @@ struct Polyhedron {
   void build_adjacency();
   // Moves the body frame by -offset (so that offset becomes the origin).
   void translate(const Vec3& offset);
+
+  static constexpr ShapeKindInfo kind_info{"polyhedron", ShapeDims::Spatial, true};
 };
+
+// The polyhedron as a shape kind (geometry/shape_kind.hpp; polyhedron_kind.cpp;
+// mass_properties in geometry/mass_properties.hpp).
+inline double bounding_radius(const Polyhedron& p) { return p.bounding_radius; }
+inline void translate(Polyhedron& p, const Vec3& offset) { p.translate(offset); }
+// The vertex of largest direction . v (the first of equals), body frame.
+Vec3 support(const Polyhedron& p, const Vec3& direction);
+// Exact: the box of the vertices at the pose.
+Aabb world_bounds(const Polyhedron& p, const Pose& pose);
+// vertices, the fan triangles, the facets' loops and normals
+void append_mesh(const Polyhedron& p, ShapeMesh& mesh);
 
 // Builds the convex hull of a point set (qhull), merging coplanar facets.
 // Throws GeometryError if the points are fewer than 4, coplanar, or contain NaN.

@@ -1,35 +1,44 @@
-// Operations on any shape kind (geometry/shape.hpp), dispatched on the variant.
-#include "geometry/mass_properties.hpp"
+// Operations on any shape kind (geometry/shape.hpp), each one std::visit to
+// the kind's own overload (geometry/shape_kind.hpp).
 #include "geometry/shape.hpp"
 
 namespace pegsim {
 
-double bounding_radius(const Shape& s) {
-  if (const auto* p = std::get_if<Polyhedron>(&s)) return p->bounding_radius;
-  if (const auto* p = std::get_if<Polygon>(&s)) return p->bounding_radius;
-  if (const auto* c = std::get_if<Compound>(&s)) return c->bounding_radius;
-  return 0.0;
+std::optional<std::size_t> find_shape_kind(std::string_view name) {
+  for (std::size_t i = 0; i < kShapeKindCount; ++i)
+    if (name == kShapeKinds[i].name) return i;
+  return std::nullopt;
 }
 
-const char* shape_kind_name(const Shape& s) {
-  if (is_polyhedron(s)) return "polyhedron";
-  if (is_polygon(s)) return "polygon";
-  if (is_compound(s)) return "compound";
-  return "half_space";
+std::string shape_kind_names(Dimension scene) {
+  std::string out;
+  for (const ShapeKindInfo& k : kShapeKinds)
+    if (fits(k.dims, scene)) out += (out.empty() ? "" : ", ") + std::string(k.name);
+  return out;
+}
+
+double bounding_radius(const Shape& s) {
+  return std::visit([](const auto& k) { return bounding_radius(k); }, s);
+}
+
+Vec3 support(const Shape& s, const Vec3& direction) {
+  return std::visit([&](const auto& k) { return support(k, direction); }, s);
+}
+
+Aabb world_bounds(const Shape& s, const Pose& pose) {
+  return std::visit([&](const auto& k) { return world_bounds(k, pose); }, s);
 }
 
 void translate_shape(Shape& s, const Vec3& offset) {
-  if (auto* p = std::get_if<Polyhedron>(&s)) p->translate(offset);
-  if (auto* p = std::get_if<Polygon>(&s)) p->translate(Vec2(offset.x(), offset.y()));
-  if (auto* c = std::get_if<Compound>(&s)) c->translate(offset);
-  if (auto* h = std::get_if<HalfSpace>(&s)) h->offset -= h->normal.dot(offset);
+  std::visit([&](auto& k) { translate(k, offset); }, s);
 }
 
 MassProperties mass_properties(const Shape& s, double density) {
-  if (const auto* p = std::get_if<Polyhedron>(&s)) return mass_properties(*p, density);
-  if (const auto* p = std::get_if<Polygon>(&s)) return mass_properties(*p, density);
-  if (const auto* c = std::get_if<Compound>(&s)) return mass_properties(*c, density);
-  throw GeometryError("mass_properties: a half-space has no mass properties");
+  return std::visit([&](const auto& k) { return mass_properties(k, density); }, s);
+}
+
+void append_mesh(const Shape& s, ShapeMesh& mesh) {
+  std::visit([&](const auto& k) { append_mesh(k, mesh); }, s);
 }
 
 }  // namespace pegsim

@@ -22,45 +22,35 @@ using h5::Writer;
 
 constexpr int kStages = static_cast<int>(Stage::Count);
 
+// The kind's name from the registry (geometry/shape.hpp); a half-space as its
+// plane, every bounded kind as its mesh (append_mesh, geometry/shape_kind.hpp):
+// vertices, triangles and facet loops (a polygon is one facet), a compound's
+// parts one after another, part_offsets marking where each part's vertices start.
 void write_shape(const Writer& w, hid_t bodies, std::size_t index, const Shape& shape) {
   Handle group = w.create_group(bodies, "shape_" + std::to_string(index));
   const hid_t g = group.get();
+  w.attribute(g, "kind", std::string(shape_kind_name(shape)));
   if (const auto* hs = std::get_if<HalfSpace>(&shape)) {
-    w.attribute(g, "kind", std::string("half_space"));
     w.attribute(g, "normal", std::vector<double>{hs->normal.x(), hs->normal.y(), hs->normal.z()});
     w.attribute(g, "offset", hs->offset);
     return;
   }
-  // both solids and laminae as vertices, triangles and facet loops (a polygon is one facet);
-  // a compound's parts one after another, part_offsets marking where each part's vertices start
-  std::vector<double> vertices, normals;
-  std::vector<std::int32_t> triangles, loop_vertices, loop_offsets{0}, part_offsets;
-  const Compound* compound = std::get_if<Compound>(&shape);
-  w.attribute(g, "kind", std::string(compound ? "compound" : is_polyhedron(shape) ? "polyhedron" : "polygon"));
+  ShapeMesh mesh;
+  std::vector<std::int32_t> part_offsets;
   for (int part = 0; part < part_count(shape); ++part) {
-    const Shape& piece = part_of(shape, part);
-    const auto base = static_cast<std::int32_t>(vertices.size() / 3);
-    part_offsets.push_back(base);
-    if (const auto* p = std::get_if<Polyhedron>(&piece)) {
-      for (const Vec3& v : p->vertices) vertices.insert(vertices.end(), {v.x(), v.y(), v.z()});
-      for (const auto& t : p->triangles) triangles.insert(triangles.end(), {base + t[0], base + t[1], base + t[2]});
-      for (const PolyFace& f : p->faces) {
-        for (int i : f.loop) loop_vertices.push_back(base + i);
-        loop_offsets.push_back(static_cast<std::int32_t>(loop_vertices.size()));
-        normals.insert(normals.end(), {f.normal.x(), f.normal.y(), f.normal.z()});
-      }
-    } else {
-      const auto& polygon = std::get<Polygon>(piece);
-      for (int i = 0; i < polygon.size(); ++i) {
-        vertices.insert(vertices.end(), {polygon.vertices[i].x(), polygon.vertices[i].y(), 0.0});
-        loop_vertices.push_back(base + i);
-        if (i >= 2) triangles.insert(triangles.end(), {base, base + i - 1, base + i});
-      }
-      loop_offsets.push_back(static_cast<std::int32_t>(loop_vertices.size()));
-      normals.insert(normals.end(), {0.0, 0.0, 1.0});
-    }
+    part_offsets.push_back(static_cast<std::int32_t>(mesh.vertices.size()));
+    append_mesh(part_of(shape, part), mesh);
   }
-  if (compound) w.dataset(g, "part_offsets", {part_offsets.size()}, part_offsets);
+  std::vector<double> vertices, normals;
+  std::vector<std::int32_t> triangles, loop_vertices, loop_offsets{0};
+  for (const Vec3& v : mesh.vertices) vertices.insert(vertices.end(), {v.x(), v.y(), v.z()});
+  for (const auto& t : mesh.triangles) triangles.insert(triangles.end(), {t[0], t[1], t[2]});
+  for (const std::vector<int>& loop : mesh.facets) {
+    loop_vertices.insert(loop_vertices.end(), loop.begin(), loop.end());
+    loop_offsets.push_back(static_cast<std::int32_t>(loop_vertices.size()));
+  }
+  for (const Vec3& n : mesh.facet_normals) normals.insert(normals.end(), {n.x(), n.y(), n.z()});
+  if (is_compound(shape)) w.dataset(g, "part_offsets", {part_offsets.size()}, part_offsets);
   const hsize_t nv = vertices.size() / 3, nt = triangles.size() / 3, nf = loop_offsets.size() - 1;
   w.dataset(g, "vertices", {nv, 3}, vertices);
   w.dataset(g, "triangles", {nt, 3}, triangles);

@@ -4,8 +4,7 @@
 // Shapes are built in their own frame; the body that uses one centres it.
 #include "io/scene_parts.hpp"
 
-#include "geometry/polygon.hpp"
-#include "geometry/polyhedron.hpp"
+#include "geometry/shape.hpp"
 
 #include <array>
 #include <exception>
@@ -14,8 +13,6 @@
 namespace pegsim::scene_detail {
 
 namespace {
-
-enum class Dims { Planar, Spatial, Both };
 
 // geometry's reason without its leading "function_name: "
 std::string reason(const char* message) {
@@ -107,71 +104,76 @@ Shape compound(const Field& f, Dimension dimension) {
   return checked(f, "compound", [&] { return Shape(make_compound(std::move(parts))); });
 }
 
-Shape build(std::string_view kind, const Field& f, Dimension dimension) {
-  const bool planar = dimension == Dimension::Planar;
-  if (kind == "compound") return compound(f, dimension);
-  // solids
-  if (kind == "box")
-    return checked(f, "box", [&] { return Shape(make_box(positive_vec3(f))); });
-  if (kind == "cube") return checked(f, "cube", [&] { return Shape(make_cube(f.positive())); });
-  if (kind == "tetrahedron")
-    return checked(f, "tetrahedron", [&] { return Shape(make_tetrahedron(f.positive())); });
-  if (kind == "octahedron")
-    return checked(f, "octahedron", [&] { return Shape(make_octahedron(f.positive())); });
-  if (kind == "dodecahedron")
-    return checked(f, "dodecahedron", [&] { return Shape(make_dodecahedron(f.positive())); });
-  if (kind == "icosahedron")
-    return checked(f, "icosahedron", [&] { return Shape(make_icosahedron(f.positive())); });
-  if (kind == "prism") {
-    f.expect_keys({"sides", "radius", "height"});
-    const int sides = f.require("sides").integer_at_least(3);
-    const double radius = f.require("radius").positive();
-    const double height = f.require("height").positive();
-    return checked(f, "prism", [&] { return Shape(make_prism(sides, radius, height)); });
-  }
-  if (kind == "polyhedron") return polyhedron_with_faces(f);
-  // laminae
-  if (kind == "polygon")
-    return checked(f, "polygon", [&] { return Shape(make_polygon(points_2d(f))); });
-  if (kind == "rectangle") {
-    const auto wh = f.items(2);
-    const double w = wh[0].positive(), h = wh[1].positive();
-    return checked(f, "rectangle", [&] { return Shape(make_rectangle(w, h)); });
-  }
-  if (kind == "regular_polygon") {
-    f.expect_keys({"sides", "radius"});
-    const int sides = f.require("sides").integer_at_least(3);
-    const double radius = f.require("radius").positive();
-    return checked(f, "regular polygon", [&] { return Shape(make_regular_polygon(sides, radius)); });
-  }
-  // either dimension
-  if (kind == "hull") {
-    if (planar) return checked(f, "hull", [&] { return Shape(polygon_hull(points_2d(f))); });
-    return checked(f, "hull", [&] { return Shape(polyhedron_from_points(points_3d(f))); });
-  }
-  return half_space(f, dimension);  // half_space, half_plane
+// a regular solid given by its edge length
+Shape edge_solid(const Field& f, const char* what, Polyhedron (*make)(double)) {
+  return checked(f, what, [&] { return Shape(make(f.positive())); });
 }
 
-struct Kind {
-  std::string_view name;
-  Dims dims;
+Shape box(const Field& f, Dimension) {
+  return checked(f, "box", [&] { return Shape(make_box(positive_vec3(f))); });
+}
+
+Shape prism(const Field& f, Dimension) {
+  f.expect_keys({"sides", "radius", "height"});
+  const int sides = f.require("sides").integer_at_least(3);
+  const double radius = f.require("radius").positive();
+  const double height = f.require("height").positive();
+  return checked(f, "prism", [&] { return Shape(make_prism(sides, radius, height)); });
+}
+
+Shape polygon(const Field& f, Dimension) {
+  return checked(f, "polygon", [&] { return Shape(make_polygon(points_2d(f))); });
+}
+
+Shape rectangle(const Field& f, Dimension) {
+  const auto wh = f.items(2);
+  const double w = wh[0].positive(), h = wh[1].positive();
+  return checked(f, "rectangle", [&] { return Shape(make_rectangle(w, h)); });
+}
+
+Shape regular_polygon(const Field& f, Dimension) {
+  f.expect_keys({"sides", "radius"});
+  const int sides = f.require("sides").integer_at_least(3);
+  const double radius = f.require("radius").positive();
+  return checked(f, "regular polygon", [&] { return Shape(make_regular_polygon(sides, radius)); });
+}
+
+Shape hull(const Field& f, Dimension dimension) {
+  if (dimension == Dimension::Planar) return checked(f, "hull", [&] { return Shape(polygon_hull(points_2d(f))); });
+  return checked(f, "hull", [&] { return Shape(polyhedron_from_points(points_3d(f))); });
+}
+
+// The shape maps a scene file takes: each shape kind under its registry name
+// (geometry/shape.hpp), and the constructors of common shapes, each with the
+// dimension of the kind it builds.
+struct Constructor {
+  const char* name;
+  ShapeDims dims;
+  Shape (*build)(const Field&, Dimension);
 };
-constexpr std::array<Kind, 15> kKinds = {{
-    {"box", Dims::Spatial},          {"cube", Dims::Spatial},
-    {"tetrahedron", Dims::Spatial},  {"octahedron", Dims::Spatial},
-    {"dodecahedron", Dims::Spatial}, {"icosahedron", Dims::Spatial},
-    {"prism", Dims::Spatial},        {"polyhedron", Dims::Spatial},
-    {"polygon", Dims::Planar},       {"rectangle", Dims::Planar},
-    {"regular_polygon", Dims::Planar}, {"half_plane", Dims::Planar},
-    {"hull", Dims::Both},            {"half_space", Dims::Both},
-    {"compound", Dims::Both},
+constexpr ShapeDims kSolid = Polyhedron::kind_info.dims, kLamina = Polygon::kind_info.dims;
+constexpr std::array<Constructor, 15> kConstructors = {{
+    {"box", kSolid, box},
+    {"cube", kSolid, [](const Field& f, Dimension) { return edge_solid(f, "cube", make_cube); }},
+    {"tetrahedron", kSolid, [](const Field& f, Dimension) { return edge_solid(f, "tetrahedron", make_tetrahedron); }},
+    {"octahedron", kSolid, [](const Field& f, Dimension) { return edge_solid(f, "octahedron", make_octahedron); }},
+    {"dodecahedron", kSolid, [](const Field& f, Dimension) { return edge_solid(f, "dodecahedron", make_dodecahedron); }},
+    {"icosahedron", kSolid, [](const Field& f, Dimension) { return edge_solid(f, "icosahedron", make_icosahedron); }},
+    {"prism", kSolid, prism},
+    {Polyhedron::kind_info.name, kSolid, [](const Field& f, Dimension) { return polyhedron_with_faces(f); }},
+    {Polygon::kind_info.name, kLamina, polygon},
+    {"rectangle", kLamina, rectangle},
+    {"regular_polygon", kLamina, regular_polygon},
+    {"half_plane", ShapeDims::Planar, half_space},  // the 2D name of a half-space
+    {"hull", ShapeDims::Both, hull},
+    {HalfSpace::kind_info.name, HalfSpace::kind_info.dims, half_space},
+    {Compound::kind_info.name, Compound::kind_info.dims, compound},
 }};
 
-std::string kinds_of(Dims dims) {
+std::string kinds_of(Dimension scene) {
   std::string out;
-  for (const Kind& k : kKinds)
-    if (k.dims == dims || k.dims == Dims::Both)
-      out += (out.empty() ? "" : ", ") + std::string(k.name);
+  for (const Constructor& k : kConstructors)
+    if (fits(k.dims, scene)) out += (out.empty() ? "" : ", ") + std::string(k.name);
   return out;
 }
 
@@ -179,23 +181,22 @@ std::string kinds_of(Dims dims) {
 
 Shape parse_shape(const Field& spec, Dimension dimension) {
   const bool planar = dimension == Dimension::Planar;
-  const Dims scene = planar ? Dims::Planar : Dims::Spatial;
   if (!spec.is_map())
     spec.fail("expected a shape map such as {" + std::string(planar ? "rectangle: [1, 2]" : "box: [1, 2, 3]") +
               "}, got " + spec.describe());
   const auto entries = spec.entries();
   if (entries.size() != 1)
-    spec.fail("a shape map has exactly one key, its kind (one of: " + kinds_of(scene) + "), got " +
+    spec.fail("a shape map has exactly one key, its kind (one of: " + kinds_of(dimension) + "), got " +
               std::to_string(entries.size()));
   const auto& [name, value] = entries.front();
-  for (const Kind& k : kKinds) {
+  for (const Constructor& k : kConstructors) {
     if (k.name != name) continue;
-    if (k.dims != Dims::Both && k.dims != scene)
+    if (!fits(k.dims, dimension))
       value.fail(std::string(planar ? "3D shape in a 2D scene" : "2D shape in a 3D scene") +
-                 " (shapes of this dimension: " + kinds_of(scene) + ")");
-    return build(name, value, dimension);
+                 " (shapes of this dimension: " + kinds_of(dimension) + ")");
+    return k.build(value, dimension);
   }
-  value.fail("unknown shape kind '" + name + "' (expected one of: " + kinds_of(scene) + ")");
+  value.fail("unknown shape kind '" + name + "' (expected one of: " + kinds_of(dimension) + ")");
 }
 
 ShapeLibrary parse_shape_library(const Field& shapes, Dimension dimension) {
