@@ -42,6 +42,8 @@ struct BenchScene {
 // pile<N> for any N (the scaling piles). `duration` < 0 keeps the scene's own.
 // Throws std::invalid_argument for an unknown name.
 BenchScene make_scene(const std::string& name, double duration = -1.0);
+// pile<N>: n random cubes dropped in `layers` layers into a walled container
+BenchScene make_pile(int n, int layers);
 // A box falling freely from rest, for the free-fall check.
 BenchScene make_free_fall(double duration);
 

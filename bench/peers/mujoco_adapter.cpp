@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -30,11 +31,16 @@ std::string vec(const Vec3& v) { return num(v.x()) + " " + num(v.y()) + " " + nu
 std::string quat(const Quat& q) { return num(q.w()) + " " + num(q.x()) + " " + num(q.y()) + " " + num(q.z()); }
 
 // contacts a scene may need: 8 a box (a face on the ground and one on a
-// neighbour), 4 rows each (pyramidal cone, condim 3); njmax is capped at
-// 12000 rows because MuJoCo 2.2 allocates njmax^2 for efc_AR
+// neighbour), 4 rows each (pyramidal cone, condim 3). MuJoCo 2.2 preallocates
+// about njmax * nv * 24 + njmax^2 * 12 bytes (efc_J, efc_JT, efc_AR and their
+// indices) and cannot make mjData past 2 GB, so njmax is capped to keep that
+// near 1.5 GB; a scene that needs more rows gets MuJoCo's "constraint buffer
+// full" warning (contacts dropped), which the bench reports.
 std::string mjcf(const BenchScene& scene) {
   const int n = static_cast<int>(scene.boxes.size());
-  const int nconmax = 8 * n + 50, njmax = std::min(4 * nconmax, 12000);
+  const double nv = 6.0 * scene.dynamic_count();
+  const double fit = (-24 * nv + std::sqrt(576 * nv * nv + 48 * 1.5e9)) / 24;
+  const int nconmax = 8 * n + 50, njmax = std::min(4 * nconmax, static_cast<int>(fit));
   const std::string friction = "friction=\"" + num(scene.mu) + " 0.005 0.0001\"";
   std::ostringstream x;
   x << "<mujoco model=\"" << scene.name << "\">\n"

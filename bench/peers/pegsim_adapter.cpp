@@ -57,9 +57,19 @@ class PegsimEngine final : public PeerEngine {
       state.bodies.push_back(b);
     }
     world_.emplace(std::move(model), std::move(state));
+    failures_ = escalations_ = 0;
   }
 
-  void step() override { world_->step(); }
+  void step() override {
+    const StepReport& r = world_->step();
+    failures_ += r.solver_failures;
+    escalations_ += r.escalations;
+  }
+
+  std::string warnings() const override {
+    if (failures_ == 0 && escalations_ == 0) return "";
+    return std::to_string(failures_) + " island solves failed, " + std::to_string(escalations_) + " escalated";
+  }
 
   void poses(std::vector<Pose>& out) const override {
     out.clear();
@@ -71,6 +81,7 @@ class PegsimEngine final : public PeerEngine {
  private:
   std::optional<World> world_;
   std::vector<int> dynamic_;  // body index of each dynamic box
+  long failures_ = 0, escalations_ = 0;
 };
 
 }  // namespace

@@ -49,7 +49,8 @@ void print_scene(const BenchScene& scene, const std::vector<RunMetrics>& runs, s
     out << format("%-8s %10.1f %10.1f %9.1f %11.2e %11.2e %11.2e %5s %13s\n", r.engine.c_str(), r.median_us,
                   r.mean_us, r.mean_contacts, r.max_penetration, r.settled_penetration, r.drift, off.c_str(),
                   ratio.c_str());
-    if (!r.finite) out << format("  %s: a pose became non-finite after %d steps; run stopped\n", r.engine.c_str(), r.steps);
+    if (!r.finite && r.steps > 0)
+      out << format("  %s: a pose became non-finite after %d steps; run stopped\n", r.engine.c_str(), r.steps);
     if (!r.warnings.empty()) out << "  " << r.engine << ": " << r.warnings << "\n";
   }
   out << "  (us/step: median over the steps after a 10-step warm-up; off: boxes > 5 cm from their rest height at the end)\n";
@@ -64,7 +65,7 @@ void print_scene(const BenchScene& scene, const std::vector<RunMetrics>& runs, s
     out << format("  bar: pegsim within %.0fx Bullet's time per step (%.2fx, mean-based %.2fx): %s\n", factor, ratio,
                   pegsim->mean_us / bullet->mean_us, verdict(ratio <= factor));
   } else {
-    out << format("  bar: pegsim within %.0fx Bullet's time per step: not measured (Bullet not run)\n", factor);
+    out << format("  bar: pegsim within %.0fx Bullet's time per step: not measured (Bullet not run or not timed)\n", factor);
   }
 }
 
@@ -98,7 +99,7 @@ void print_scaling(const std::vector<ScalingRun>& runs, std::ostream& out) {
       const RunMetrics& m = r->metrics;
       out << format("%-8s %7d %10.1f %10.1f %10.1f %11.3f %11.2e%s\n", engine.c_str(), r->bodies, m.median_us, m.mean_us,
                     m.mean_contacts, m.mean_contacts > 0 ? m.median_us / m.mean_contacts : 0.0, m.max_penetration,
-                    m.finite ? "" : "  (non-finite pose: stopped)");
+                    m.finite || m.steps == 0 ? "" : "  (non-finite pose: stopped)");
       if (!m.warnings.empty()) out << "  " << engine << " " << r->bodies << ": " << m.warnings << "\n";
     }
   out << "fitted exponents (least squares on logs): us/step ~ contacts^a, us/step ~ bodies^b\n";

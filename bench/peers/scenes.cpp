@@ -79,16 +79,18 @@ BenchScene pyramid() {
   return s;
 }
 
+}  // namespace
+
 // n cubes at random orientations, dropped from a grid of cells 1.8 m apart
 // (more than a cube's diagonal) into a square walled container as wide as the
-// grid: g x g cells a layer, g = ceil(sqrt(n / 4))
-BenchScene pile(int n) {
+// grid: g x g cells a layer, g = ceil(sqrt(n / layers))
+BenchScene make_pile(int n, int layers) {
   if (n < 1) throw std::invalid_argument("pile: needs at least one box");
   BenchScene s;
   s.name = "pile" + std::to_string(n);
   s.duration = 6.0;
   s.settle_time = 4.0;
-  const int g = static_cast<int>(std::ceil(std::sqrt(n / 4.0)));
+  const int g = static_cast<int>(std::ceil(std::sqrt(n / static_cast<double>(layers))));
   constexpr double kCell = 1.8, kWall = 0.4, kWallHeight = 3.0;
   const double width = g * kCell;
   Draw draw(static_cast<std::uint32_t>(7700 + n));
@@ -113,8 +115,6 @@ BenchScene pile(int n) {
   return s;
 }
 
-}  // namespace
-
 int BenchScene::dynamic_count() const {
   int n = 0;
   for (const BenchBox& b : boxes) n += b.is_static ? 0 : 1;
@@ -127,7 +127,7 @@ BenchScene make_scene(const std::string& name, double duration) {
   else if (name == "box-stack-3d") s = box_stack_3d();
   else if (name == "pyramid") s = pyramid();
   else if (name.rfind("pile", 0) == 0 && name.size() > 4 && name.find_first_not_of("0123456789", 4) == std::string::npos)
-    s = pile(std::stoi(name.substr(4)));
+    s = make_pile(std::stoi(name.substr(4)), 4);
   else throw std::invalid_argument("unknown scene '" + name + "' (stack10, box-stack-3d, pyramid, pile<N>)");
   if (duration > 0) {
     s.settle_time *= duration / s.duration;
