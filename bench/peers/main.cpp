@@ -87,6 +87,7 @@ int main(int argc, char** argv) {
     const double t = time > 0 ? time : 0.05;
     for (auto& engine : engines)
       if (!check_free_fall(*engine, t, std::cout)) status = 1;
+    std::cout << std::flush;
   }
 
   try {
@@ -103,14 +104,19 @@ int main(int argc, char** argv) {
           }
         }
         print_scaling(runs, std::cout);
+        std::cout << std::flush;
         continue;
       }
       double duration = time;
       if (quick && time <= 0) duration = name.rfind("pile", 0) == 0 ? 1.0 : 5.0;
       const BenchScene scene = make_scene(name, duration);
       std::vector<RunMetrics> runs;
-      for (auto& engine : engines) runs.push_back(attempt(*engine, scene, 1, 10));
+      for (auto& engine : engines) {
+        std::clog << "  running " << scene.name << " in " << engine->name() << "..." << std::endl;
+        runs.push_back(attempt(*engine, scene, 1, 10));
+      }
       print_scene(scene, runs, std::cout);
+      std::cout << std::flush;
     }
   } catch (const std::exception& e) {
     std::cerr << "pegsim_peers: " << e.what() << "\n";
