@@ -58,8 +58,13 @@ std::string mjcf(const BenchScene& scene) {
   return x.str();
 }
 
+// MuJoCo's warnings to stderr (its default also appends them to MUJOCO_LOG.TXT
+// in the working directory)
+void warn(const char* message) { std::fprintf(stderr, "mujoco: warning: %s\n", message); }
+
 class MujocoEngine final : public PeerEngine {
  public:
+  MujocoEngine() { mju_user_warning = &warn; }
   ~MujocoEngine() override { clear(); }
   std::string name() const override { return "mujoco"; }
 
