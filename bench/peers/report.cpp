@@ -83,7 +83,7 @@ double fitted_exponent(const std::vector<double>& x, const std::vector<double>& 
 
 void print_scaling(const std::vector<ScalingRun>& runs, std::ostream& out) {
   if (runs.empty()) return;
-  out << format("\n== scaling: piles of cubes (pile<N> scenes), %.3g s each, the second half timed\n", runs[0].duration);
+  out << format("\n== scaling: piles of N cubes dropped in two layers, %.3g s each, the second half timed\n", runs[0].duration);
   out << "   contacts: each engine's own count per step (pegsim: narrowphase feature pairs; Bullet: manifold points;\n"
          "   MuJoCo: d->ncon; ODE: contact joints), mean over the timed steps\n";
   out << format("%-8s %7s %10s %10s %10s %11s %11s\n", "engine", "bodies", "us/step", "mean us", "contacts",
