@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(build-essential cmake ninja-build ccache pkg-config
           libeigen3-dev libqhull-dev libyaml-cpp-dev libhdf5-dev hdf5-tools libcli11-dev
           libgtest-dev libgmock-dev libbenchmark-dev libsiconos-numerics-dev
+          libbullet-dev libmujoco-dev libode-dev
           python3 python3-dev python3-pybind11 python3-numpy python3-h5py python3-pytest python3-matplotlib
           chromium chromium-driver)
 # the replay viewer (viewer/) is bundled with node and npm; Debian's nodejs and

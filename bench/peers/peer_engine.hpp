@@ -1,0 +1,43 @@
+// The one interface pegsim_peers drives every engine through (pegsim itself
+// and its peers): load a neutral BenchScene, step it by its h, and hand back
+// the dynamic boxes' poses, from which the bench measures everything itself.
+// One adapter file per engine; a peer's factory exists only when the bench was
+// built with that engine (PEGSIM_PEERS_HAVE_<ENGINE>).
+#pragma once
+
+#include "bench_scene.hpp"
+#include "math/pose.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pegsim::bench {
+
+class PeerEngine {
+ public:
+  virtual ~PeerEngine() = default;
+  virtual std::string name() const = 0;
+  virtual void load(const BenchScene& scene) = 0;  // replaces what was loaded
+  virtual void step() = 0;                          // advances scene.h
+  // the dynamic boxes' poses, in the scene's order (static boxes left out)
+  virtual void poses(std::vector<Pose>& out) const = 0;
+  // contacts the last step used, the engine's own count (its meaning differs
+  // between engines: see each adapter); -1 if the engine does not say
+  virtual int contacts() const = 0;
+  // anything the run should be read with (solver failures, dropped contacts); "" if none
+  virtual std::string warnings() const { return ""; }
+};
+
+std::unique_ptr<PeerEngine> make_pegsim_engine();
+#ifdef PEGSIM_PEERS_HAVE_BULLET
+std::unique_ptr<PeerEngine> make_bullet_engine();
+#endif
+#ifdef PEGSIM_PEERS_HAVE_MUJOCO
+std::unique_ptr<PeerEngine> make_mujoco_engine();
+#endif
+#ifdef PEGSIM_PEERS_HAVE_ODE
+std::unique_ptr<PeerEngine> make_ode_engine();
+#endif
+
+}  // namespace pegsim::bench
