@@ -6,9 +6,8 @@
 #include "solvers/solver_common.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <climits>
+#include <cstdio>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -27,9 +26,15 @@ constexpr int kBlockRounds = 3;        // block exchanges without fewer violatio
 constexpr double kRegularization = 1e-10;  // on the scaled diagonal (unit after scaling)
 constexpr double kStructural = 100.0;  // violations above this many thresholds move rows
 constexpr double kSweepFrom = 1000.0;  // sweeps start from residuals below this many thresholds
-constexpr int kSweeps = 8;            // block Gauss-Seidel sweeps of the polish (at most)
+constexpr int kSweeps = 4;            // block Gauss-Seidel sweeps of the polish (at most)
 constexpr double kTargetShare = 1e-3;  // Lemke's polish target (lemke.cpp)
 constexpr double kTargetLevel = 1e-13;
+
+std::string scientific(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", x);
+  return buf;
+}
 
 // Why the structure cannot be used, or empty.
 std::string structure_issue(const LcpProblem& p) {
@@ -55,6 +60,9 @@ std::string structure_issue(const LcpProblem& p) {
     if (e.row < 0 || e.row >= n || e.col < 0 || e.col >= n || !std::isfinite(e.value))
       return "a coupling entry is out of range or not finite";
   if (!p.b.allFinite()) return "b is not finite";
+  for (RowRole role : p.role)
+    if (role == RowRole::PegSlack)
+      return "PEG's slack rows (thesis 4.7) are left to the chain: their sets are not warm-started";
   return {};
 }
 
@@ -64,13 +72,6 @@ std::vector<int> first_set(const LcpProblem& p, const VecX& z, double move) {
   std::vector<int> J;
   if ((z.array() > 0.0).any()) {
     J = lemke_detail::guess_active_set(p, z);
-    // PEG's slack rows (c, d of thesis 4.7) carry no impulse and are not
-    // warm-started, but at rest they are tight (w = rho_1 - rho_j, rho_i ~ 0),
-    // and the rows of the primaries p_i repeat p_1's equation unless their
-    // d_i is in the set: the tight ones join it
-    const VecX w = complementarity_w(p, z);
-    for (int i = 0; i < p.size(); ++i)
-      if (solver_detail::role_of(p, i) == RowRole::PegSlack && w(i) <= move) J.push_back(i);
   } else {
     for (int i = 0; i < p.size(); ++i) {
       const RowRole role = solver_detail::role_of(p, i);
@@ -84,29 +85,36 @@ std::vector<int> first_set(const LcpProblem& p, const VecX& z, double move) {
   return J;
 }
 
-// The rows to move: z_j < -move on J leave, w_i < -move off J enter (friction:
-// the most violated direction of each contact), in increasing order.
+// The pair of bodies a row acts between (slip and slack rows: their contact's
+// normal row's), as one key; rows without bodies are keys of their own.
+std::uint64_t pair_key(const LcpProblem& p, int i) {
+  const int c = solver_detail::contact_of(p, i);
+  const JacobianRow& r = p.structure.rows[static_cast<std::size_t>(c >= 0 ? c : i)];
+  if (r.body_a == kNoBody && r.body_b == kNoBody) return (std::uint64_t{1} << 63) | static_cast<std::uint64_t>(i);
+  const std::uint64_t lo = std::min(r.body_a, r.body_b), hi = std::max(r.body_a, r.body_b);
+  return (hi << 32) | lo;
+}
+
+// The rows to move, in increasing order: z_j < -move on J leave, all of them;
+// of the rows off J with w_i < -move, the most violated one per pair of bodies
+// enters. Redundant rows (the corners of a face, the directions of a friction
+// cone, PEG's sub-contacts) share their pair: entering them all at once makes
+// inconsistent sets of dependent rows.
 std::vector<int> violations(const LcpProblem& p, const std::vector<char>& in, const VecX& z, const VecX& w,
                             double move) {
-  const int n = p.size();
   std::vector<int> moves;
-  std::vector<int> enter(n, -1);  // per contact (normal row): its friction row entering
-  for (int i = 0; i < n; ++i) {
+  std::map<std::uint64_t, int> enter;  // per pair of bodies: its most violated row
+  for (int i = 0; i < p.size(); ++i) {
     if (solver_detail::is_free(p, i)) continue;
     if (in[i]) {
       if (z(i) < -move) moves.push_back(i);
       continue;
     }
     if (!(w(i) < -move)) continue;
-    const int c = solver_detail::contact_of(p, i);
-    if (solver_detail::role_of(p, i) == RowRole::Friction && c >= 0) {
-      if (enter[c] < 0 || w(i) < w(enter[c])) enter[c] = i;
-    } else {
-      moves.push_back(i);
-    }
+    auto [it, fresh] = enter.emplace(pair_key(p, i), i);
+    if (!fresh && w(i) < w(it->second)) it->second = i;
   }
-  for (int c = 0; c < n; ++c)
-    if (enter[c] >= 0) moves.push_back(enter[c]);
+  for (const auto& [key, i] : enter) moves.push_back(i);
   std::sort(moves.begin(), moves.end());
   return moves;
 }
@@ -122,7 +130,7 @@ void polish(const LcpProblem& p, double target, VecX& best, SolverResult& best_r
   make_solver("pgs", o)->solve(p, z);
   if (z.size() != p.size()) return;
   SolverResult r;
-  measure_residuals(p, z, r);
+  solver_detail::residuals_from_w(p, z, structure_w(p, z), r);
   if (residual_norm(r) < residual_norm(best_res)) {
     best = z;
     best_res = r;
@@ -140,7 +148,7 @@ bool solve_set(const LcpProblem& p, const VecX& D, const std::vector<int>& J, do
   for (int step = 0; step <= kRefinements; ++step) {
     if (!system.correction(w, dz)) return false;
     z += dz;
-    w = complementarity_w(p, z);
+    w = structure_w(p, z);
     double rest = 0.0;  // |w_J|
     for (int j : J) rest = std::max(rest, std::abs(w(j)));
     if (rest <= 1e-2 * target) break;
@@ -162,11 +170,16 @@ SolverResult ActiveSetSolver::solve(const LcpProblem& problem, VecX& z) {
     measure_residuals(problem, z, result);
     return finish(SolverStatus::Solved, {});
   }
+  if (z.size() != n || !z.allFinite()) z = VecX::Zero(n);
   if (std::string why = structure_issue(problem); !why.empty()) {
+    // nothing to work on; a warm start that already solves it is still an answer
+    if (problem.has_matrix()) {
+      measure_residuals(problem, z, result);
+      if (solver_detail::within_tolerance(problem, result, options_.tolerance)) return finish(SolverStatus::Solved, {});
+    }
     result.complementarity = result.feasibility = std::numeric_limits<double>::infinity();
     return finish(SolverStatus::Unsupported, "active-set: " + why);
   }
-  if (z.size() != n || !z.allFinite()) z = VecX::Zero(n);
 
   const double threshold = solver_detail::residual_threshold(problem, options_.tolerance);
   const double target =
@@ -177,8 +190,6 @@ SolverResult ActiveSetSolver::solve(const LcpProblem& problem, VecX& z) {
   solver_detail::residuals_from_w(problem, best, problem.b, best_res);
   auto accept = [&](const VecX& point, const SolverResult& r) {
     z = point;
-    if (std::getenv("AS_DEBUG3")) std::fprintf(stderr, "AS ok n %d systems %d res %.3g\n", n, result.iterations, residual_norm(r));
-    if (std::getenv("AS_DEBUG2")) std::fprintf(stderr, "AS solved n %d systems %d us %.1f\n", n, result.iterations, clock.seconds() * 1e6);
     result.complementarity = r.complementarity;
     result.feasibility = r.feasibility;
     return finish(SolverStatus::Solved, {});
@@ -204,7 +215,7 @@ SolverResult ActiveSetSolver::solve(const LcpProblem& problem, VecX& z) {
     bool clipped = false;
     for (int j : J)
       if (!solver_detail::is_free(problem, j) && clamped(j) < 0.0) clamped(j) = 0.0, clipped = true;
-    wc = clipped ? complementarity_w(problem, clamped) : w;
+    wc = clipped ? structure_w(problem, clamped) : w;
     SolverResult r;
     solver_detail::residuals_from_w(problem, clamped, wc, r);
     if (residual_norm(r) < residual_norm(best_res)) {
@@ -215,25 +226,27 @@ SolverResult ActiveSetSolver::solve(const LcpProblem& problem, VecX& z) {
     std::fill(in.begin(), in.end(), 0);
     for (int j : J) in[j] = 1;
     std::vector<int> moves = violations(problem, in, raw, w, move);
-    if (std::getenv("AS_DEBUG") && round > 0) {
-      double rest = 0.0, zneg = 0.0, wneg = 0.0;
-      for (int j : J) rest = std::max(rest, std::abs(w(j))), zneg = std::min(zneg, raw(j));
-      for (int i = 0; i < n; ++i) if (!in[i]) wneg = std::min(wneg, w(i));
-      std::fprintf(stderr, "AS round %d |J| %zu rest %.3g zneg %.3g wneg %.3g moves %zu res %.3g clipped %d thr %.3g\n", round, J.size(), rest, zneg, wneg, moves.size(), residual_norm(r), (int)clipped, threshold);
-    }
     if (moves.empty()) {  // noise-level violations only: the sweeps
       if (residual_norm(best_res) <= kSweepFrom * threshold) {
         polish(problem, target, best, best_res);
         ++result.iterations;
         if (residual_norm(best_res) <= target) return accept(best, best_res);
       }
-      why = "no row to move, residual " + std::to_string(residual_norm(best_res)) + " after the sweeps";
+      // what the sweeps left above the threshold moves rows after all
+      if (residual_norm(best_res) > threshold) moves = violations(problem, in, raw, w, threshold);
+    }
+    if (moves.empty()) {
+      why = "no row to move, residual " + scientific(residual_norm(best_res)) + " (threshold " + scientific(threshold) + ") after the sweeps";
       break;
     }
     if (moves.size() < fewest) {
       fewest = moves.size();
       stalled = 0;
     } else if (++stalled > kBlockRounds) {
+      if (static_cast<int>(fewest) > systems - round - 1) {  // one row a system cannot make it: escalate now
+        why = std::to_string(fewest) + " violations left, no longer falling";
+        break;
+      }
       moves.erase(moves.begin(), moves.end() - 1);  // Murty's rule: the largest index alone
     }
     for (int i : moves) in[i] = !in[i];
@@ -243,7 +256,6 @@ SolverResult ActiveSetSolver::solve(const LcpProblem& problem, VecX& z) {
   }
   if (residual_norm(best_res) <= threshold) return accept(best, best_res);
   z = best;
-  if (std::getenv("AS_DEBUG3")) std::fprintf(stderr, "AS fail n %d systems %d res %.3g thr %.3g\n", n, result.iterations, residual_norm(best_res), threshold);
   result.complementarity = best_res.complementarity;
   result.feasibility = best_res.feasibility;
   return finish(SolverStatus::MaxIterations, "active-set: " + why + " after " +
