@@ -122,12 +122,9 @@ std::vector<int> violations(const LcpProblem& p, const std::vector<char>& in, co
 // The noise-level violations: block Gauss-Seidel sweeps with exact contact
 // blocks on the structure (the "pgs" solver's velocity engine, pgs.hpp) from
 // the best point, aiming at the target; the best point is kept.
-void polish(const LcpProblem& p, double target, VecX& best, SolverResult& best_res) {
-  SolverOptions o;
-  o.tolerance = target / (1.0 + p.b.cwiseAbs().maxCoeff());
-  o.max_iterations = kSweeps;
+void polish(LcpSolver& sweeps, const LcpProblem& p, VecX& best, SolverResult& best_res) {
   VecX z = best;
-  make_solver("pgs", o)->solve(p, z);
+  sweeps.solve(p, z);
   if (z.size() != p.size()) return;
   SolverResult r;
   solver_detail::residuals_from_w(p, z, structure_w(p, z), r);
@@ -228,7 +225,7 @@ SolverResult ActiveSetSolver::solve(const LcpProblem& problem, VecX& z) {
     std::vector<int> moves = violations(problem, in, raw, w, move);
     if (moves.empty()) {  // noise-level violations only: the sweeps
       if (residual_norm(best_res) <= kSweepFrom * threshold) {
-        polish(problem, target, best, best_res);
+        polish(*sweeps_, problem, best, best_res);
         ++result.iterations;
         if (residual_norm(best_res) <= target) return accept(best, best_res);
       }
@@ -260,6 +257,15 @@ SolverResult ActiveSetSolver::solve(const LcpProblem& problem, VecX& z) {
   result.feasibility = best_res.feasibility;
   return finish(SolverStatus::MaxIterations, "active-set: " + why + " after " +
                                                  std::to_string(result.iterations) + " systems");
+}
+
+ActiveSetSolver::ActiveSetSolver(const SolverOptions& options) : options_(options) {
+  // the polish aims at the target, which is this tolerance for every problem:
+  // min(1e-3 threshold, 1e-13 (1 + |b|_inf)) / (1 + |b|_inf)
+  SolverOptions sweeps;
+  sweeps.tolerance = std::min(kTargetShare * options.tolerance, kTargetLevel);
+  sweeps.max_iterations = kSweeps;
+  sweeps_ = make_solver("pgs", sweeps);
 }
 
 std::unique_ptr<LcpSolver> make_active_set_solver(const SolverOptions& options) {

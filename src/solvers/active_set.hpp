@@ -81,13 +81,14 @@ namespace pegsim {
 
 class ActiveSetSolver final : public LcpSolver {
  public:
-  explicit ActiveSetSolver(const SolverOptions& options) : options_(options) {}
+  explicit ActiveSetSolver(const SolverOptions& options);
   std::string_view name() const override { return "active-set"; }
   SolverResult solve(const LcpProblem& problem, VecX& z) override;
   bool needs_matrix() const override { return false; }
 
  private:
   SolverOptions options_;
+  std::unique_ptr<LcpSolver> sweeps_;  // the polish: "pgs", its workspace kept from call to call
 };
 
 namespace active_set_detail {
