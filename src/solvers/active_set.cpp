@@ -36,7 +36,8 @@ std::string scientific(double x) {
   return buf;
 }
 
-// Why the structure cannot be used, or empty.
+// Why the structure cannot be used, or empty ("... not finite": the data's
+// fault, NumericalFailure; the rest Unsupported).
 std::string structure_issue(const LcpProblem& p) {
   const int n = p.size();
   const LcpStructure& st = p.structure;
@@ -56,13 +57,11 @@ std::string structure_issue(const LcpProblem& p) {
   }
   for (const Mat6& m : st.inverse_mass)
     if (!m.allFinite()) return "an inverse mass is not finite";
-  for (const LcpStructure::Entry& e : st.coupling)
-    if (e.row < 0 || e.row >= n || e.col < 0 || e.col >= n || !std::isfinite(e.value))
-      return "a coupling entry is out of range or not finite";
+  for (const LcpStructure::Entry& e : st.coupling) {
+    if (e.row < 0 || e.row >= n || e.col < 0 || e.col >= n) return "a coupling entry is out of range";
+    if (!std::isfinite(e.value)) return "a coupling entry is not finite";
+  }
   if (!p.b.allFinite()) return "b is not finite";
-  for (RowRole role : p.role)
-    if (role == RowRole::PegSlack)
-      return "PEG's slack rows (thesis 4.7) are left to the chain: their sets are not warm-started";
   return {};
 }
 
@@ -168,6 +167,12 @@ SolverResult ActiveSetSolver::solve(const LcpProblem& problem, VecX& z) {
     return finish(SolverStatus::Solved, {});
   }
   if (z.size() != n || !z.allFinite()) z = VecX::Zero(n);
+  if (std::find(problem.role.begin(), problem.role.end(), RowRole::PegSlack) != problem.role.end()) {
+    // first, and O(n): PEG problems carry the dense A, which this must not read
+    result.complementarity = result.feasibility = std::numeric_limits<double>::infinity();
+    return finish(SolverStatus::Unsupported,
+                  "active-set: PEG's slack rows (thesis 4.7) are left to the chain: their sets are not warm-started");
+  }
   if (std::string why = structure_issue(problem); !why.empty()) {
     // nothing to work on; a warm start that already solves it is still an answer
     if (problem.has_matrix()) {
@@ -175,7 +180,11 @@ SolverResult ActiveSetSolver::solve(const LcpProblem& problem, VecX& z) {
       if (solver_detail::within_tolerance(problem, result, options_.tolerance)) return finish(SolverStatus::Solved, {});
     }
     result.complementarity = result.feasibility = std::numeric_limits<double>::infinity();
-    return finish(SolverStatus::Unsupported, "active-set: " + why);
+    // non-finite data is NumericalFailure, as check_problem reports it (A: when it is there)
+    const bool finite_matrix = !problem.has_matrix() || !std::isnan((problem.A.array() * 0.0).sum());
+    const bool finite = why.find("not finite") == std::string::npos && finite_matrix &&
+                        (problem.b.size() != n || problem.b.allFinite());
+    return finish(finite ? SolverStatus::Unsupported : SolverStatus::NumericalFailure, "active-set: " + why);
   }
 
   const double threshold = solver_detail::residual_threshold(problem, options_.tolerance);
