@@ -111,6 +111,10 @@ void measure_residuals(const LcpProblem& problem, const VecX& z, SolverResult& r
 
 VecX complementarity_w(const LcpProblem& problem, const VecX& z) {
   if (problem.has_matrix()) return problem.A * z + problem.b;
+  return structure_w(problem, z);
+}
+
+VecX structure_w(const LcpProblem& problem, const VecX& z) {
   const LcpStructure& st = problem.structure;
   const std::size_t nb = st.inverse_mass.size();
   std::vector<Vec6> impulse(nb, Vec6::Zero());  // G z per body

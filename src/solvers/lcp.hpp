@@ -127,6 +127,10 @@ void measure_residuals(const LcpProblem& problem, const VecX& z, SolverResult& r
 // G' (M^-1 (G z)) + C z + b (thesis eqs. 2.26, 2.30).
 VecX complementarity_w(const LcpProblem& problem, const VecX& z);
 
+// The same through the structure even when A is filled: O(n + nnz(C))
+// instead of O(n^2) (the active-set solver's products; PEG problems carry both).
+VecX structure_w(const LcpProblem& problem, const VecX& z);
+
 // Fills A = G' M^-1 G + C from the structure (a structure-only problem handed
 // to a solver that needs the matrix, or written to a capture file). Throws
 // std::invalid_argument when the problem has no structure.
@@ -134,7 +138,7 @@ void assemble_matrix(LcpProblem& problem);
 
 // The registry: "lemke", "pgs", "path", "fischer-newton", "minmap-newton",
 // "psor", "projected-jacobi", "fixed-point", "interior-point", "ppm",
-// "dvc3d-qp" (PEGSIM_SOLVER_LIST in solver_common.hpp; docs/solvers.md). Returns nullptr for an unknown name.
+// "dvc3d-qp", "active-set" (PEGSIM_SOLVER_LIST in solver_common.hpp; docs/solvers.md). Returns nullptr for an unknown name.
 std::unique_ptr<LcpSolver> make_solver(std::string_view name, const SolverOptions& options);
 std::vector<std::string> solver_names();
 

@@ -112,7 +112,7 @@ std::vector<int> guess_active_set(const LcpProblem& p, const VecX& z) {
   if (!sliding) return J;
   std::vector<int> least(n, -1);  // per normal row: friction row of least w, -1 if any p_f > 0
   std::vector<char> has_impulse(n, 0);
-  const VecX w = p.A * z + p.b;
+  const VecX w = complementarity_w(p, z);  // through A, or the structure (active_set.hpp)
   for (int f = 0; f < n; ++f) {
     const int c = p.contact_of[f];
     if (p.role[f] != RowRole::Friction || c < 0 || slip_of_normal[c] < 0) continue;

@@ -4,62 +4,16 @@
 #include "solvers/pgs.hpp"
 
 #include "solvers/lcp_fixtures.hpp"
+#include "solvers/structured_fixtures.hpp"
 
 #include <gtest/gtest.h>
 
 namespace pegsim {
 namespace {
 
-// The structure of a fixture step (eq. 6.1): one Jacobian row per column of
-// [Gn Gf] (its two non-zero 6-blocks), none for slip rows, the inverse mass
-// blocks, and C = E, -E', U.
-LcpStructure structure_of(const test::StewartTrinkleStep& st) {
-  LcpStructure s;
-  const int nc = st.contacts, nf = nc * st.directions, n = nc + nf + nc;
-  s.rows.resize(n);
-  for (int v = 0; v < nc + nf; ++v) {
-    const VecX g = v < nc ? VecX(st.Gn.col(v)) : VecX(st.Gf.col(v - nc));
-    JacobianRow& r = s.rows[v];
-    for (int b = 0; b < st.bodies; ++b) {
-      if (g.segment<6>(6 * b).isZero(0.0)) continue;
-      if (r.body_a == kNoBody) r.body_a = b, r.ja = g.segment<6>(6 * b);
-      else r.body_b = b, r.jb = g.segment<6>(6 * b);
-    }
-  }
-  for (int b = 0; b < st.bodies; ++b) s.inverse_mass.push_back(st.Minv.block<6, 6>(6 * b, 6 * b));
-  for (int c = 0; c < nc; ++c) {
-    const int slip = nc + nf + c;
-    s.coupling.push_back({slip, c, st.mu(c)});
-    for (int k = 0; k < st.directions; ++k) {
-      const int f = nc + c * st.directions + k;
-      s.coupling.push_back({f, slip, 1.0});
-      s.coupling.push_back({slip, f, -1.0});
-    }
-  }
-  return s;
-}
-
-// A = G'M^-1G + C formed densely from a structure, independently of PGS.
-MatX dense_matrix(const LcpStructure& s) {
-  const int n = static_cast<int>(s.rows.size());
-  const int dofs = 6 * static_cast<int>(s.inverse_mass.size());
-  MatX G = MatX::Zero(dofs, n), Minv = MatX::Zero(dofs, dofs);
-  for (int v = 0; v < n; ++v) {
-    if (s.rows[v].body_a != kNoBody) G.block<6, 1>(6 * s.rows[v].body_a, v) += s.rows[v].ja;
-    if (s.rows[v].body_b != kNoBody) G.block<6, 1>(6 * s.rows[v].body_b, v) += s.rows[v].jb;
-  }
-  for (std::size_t b = 0; b < s.inverse_mass.size(); ++b) Minv.block<6, 6>(6 * b, 6 * b) = s.inverse_mass[b];
-  MatX A = G.transpose() * Minv * G;
-  for (const LcpStructure::Entry& e : s.coupling) A(e.row, e.col) += e.value;
-  return A;
-}
-
-test::StewartTrinkleStep structured_step(std::mt19937& rng, int bodies, int contacts, int directions) {
-  test::StewartTrinkleStep st = test::random_stewart_trinkle(rng, bodies, contacts, directions);
-  st.lcp.structure = structure_of(st);
-  st.lcp.A = dense_matrix(st.lcp.structure);
-  return st;
-}
+using test::dense_matrix;
+using test::structure_of;
+using test::structured_step;
 
 SolverResult run_pgs(const LcpProblem& p, VecX& z, int sweeps, double tolerance) {
   SolverOptions options;
