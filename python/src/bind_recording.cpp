@@ -42,7 +42,7 @@ py::dict contacts_of(const Steps& steps) {
       body_a.push_back(k.body_a);
       body_b.push_back(k.body_b);
       kind.push_back(static_cast<int>(k.kind));
-      primary.push_back(k.primary ? 1 : 0);
+      primary.push_back(k.features.primary ? 1 : 0);
       point_a.push_back(k.point_a);
       point_b.push_back(k.point_b);
       normal.push_back(k.normal);

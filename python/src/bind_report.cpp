@@ -36,14 +36,14 @@ void bind_report(py::module_& m) {
       .def_readonly("body_a", &Contact::body_a)
       .def_readonly("body_b", &Contact::body_b)
       .def_property_readonly("kind", [](const Contact& c) { return feature_kind_name(c.kind); })
-      .def_readonly("feature_a", &Contact::feature_a)
-      .def_readonly("feature_b", &Contact::feature_b)
+      .def_property_readonly("feature_a", [](const Contact& c) { return c.features.feature_a; })
+      .def_property_readonly("feature_b", [](const Contact& c) { return c.features.feature_b; })
       .def_property_readonly("point_a", [](const Contact& c) { return vector_of(c.point_a); })
       .def_property_readonly("point_b", [](const Contact& c) { return vector_of(c.point_b); })
       .def_property_readonly("normal", [](const Contact& c) { return vector_of(c.normal); })
       .def_readonly("gap", &Contact::gap, "signed distance psi_n (m), negative: penetration")
-      .def_readonly("applicability", &Contact::applicability)
-      .def_readonly("primary", &Contact::primary)
+      .def_property_readonly("applicability", [](const Contact& c) { return c.features.applicability; })
+      .def_property_readonly("primary", [](const Contact& c) { return c.features.primary; })
       .def("__repr__", [](const Contact& c) {
         return std::string("<pegsim.Contact ") + feature_kind_name(c.kind) + " " + std::to_string(c.body_a) + "->" +
                std::to_string(c.body_b) + " gap " + std::to_string(c.gap) + ">";

@@ -23,12 +23,22 @@ enum class FeatureKind : std::uint8_t {
                  // corrective method, contact/corrective.cpp); feature_a = feature_b = -1
 };
 
+// The features of a polytope contact (thesis ch. 3): which facet, edge or
+// vertex of each body, how applicable the pair is and whether it is primary.
+// PEG (contact/peg*.cpp), the trap count (contact/traps.hpp) and the warm
+// starts' names read them; a contact of a shape kind without features (the
+// corrective method's Overlap, curved shapes to come) leaves the defaults.
+struct PolytopeFeatures {
+  int feature_a = -1;  // facet / edge index on A (VertexFace, VertexEdge: facet or edge; EdgeEdge: edge)
+  int feature_b = -1;  // vertex / edge index on B
+  double applicability = 0.0;  // APPL value (eqs. 3.3-3.5)
+  bool primary = true;         // applicable and feasible (thesis 3.5)
+};
+
 struct Contact {
   std::uint32_t body_a = 0;  // internal body indices (BodyId::index)
   std::uint32_t body_b = 0;
   FeatureKind kind = FeatureKind::VertexFace;
-  int feature_a = -1;  // facet / edge index on A (VertexFace, VertexEdge: facet or edge; EdgeEdge: edge)
-  int feature_b = -1;  // vertex / edge index on B
   // Convex part of a compound body whose features these are (geometry/shape.hpp,
   // thesis 4.5); 0 for a convex body. Features index into that part.
   std::uint16_t part_a = 0;
@@ -37,8 +47,7 @@ struct Contact {
   Vec3 point_b = Vec3::Zero();  // world frame, = point_a + gap * normal
   Vec3 normal = Vec3::UnitZ();  // unit, from A onto B
   double gap = 0.0;             // psi_n, signed (negative: penetration)
-  double applicability = 0.0;   // APPL value (eqs. 3.3-3.5)
-  bool primary = true;          // applicable and feasible (thesis 3.5)
+  PolytopeFeatures features;    // the polytope kinds' payload (the kind above is every contact's)
 };
 
 // The pair of convex parts a contact joins, (body, part, body, part) with the

@@ -31,14 +31,14 @@ Contact plane_contact(const BodyGeometry& a, const BodyGeometry& b, int vertex, 
   c.body_a = a.index;
   c.body_b = b.index;
   c.kind = FeatureKind::VertexPlane;
-  c.feature_a = 0;
-  c.feature_b = vertex;
+  c.features.feature_a = 0;
+  c.features.feature_b = vertex;
   c.normal = n;
   c.gap = psi;
   c.point_b = p;
   c.point_a = p - psi * n;
-  c.applicability = appl;
-  c.primary = appl >= params.eps_theta;
+  c.features.applicability = appl;
+  c.features.primary = appl >= params.eps_theta;
   return c;
 }
 

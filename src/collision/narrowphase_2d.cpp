@@ -92,14 +92,14 @@ void vertex_edge(const WorldPolygon& ea, const WorldPolygon& vb, const Narrowpha
       c.body_a = ea.body->index;
       c.body_b = vb.body->index;
       c.kind = FeatureKind::VertexEdge;
-      c.feature_a = e;
-      c.feature_b = vi;
+      c.features.feature_a = e;
+      c.features.feature_b = vi;
       c.normal = lift(eta);
       c.gap = psi;
       c.point_b = lift(p);
       c.point_a = lift(p - psi * eta);
-      c.applicability = vertex_applicability(vb, vi, eta);
-      c.primary = c.applicability >= params.eps_theta && feasible(eta, nearest, p, params);
+      c.features.applicability = vertex_applicability(vb, vi, eta);
+      c.features.primary = c.features.applicability >= params.eps_theta && feasible(eta, nearest, p, params);
       out.push_back(c);
     }
   }

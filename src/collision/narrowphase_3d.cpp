@@ -180,14 +180,14 @@ void vertex_face(const WorldPolyhedron& fa, const WorldPolyhedron& vb, const std
       c.body_a = fa.body->index;
       c.body_b = vb.body->index;
       c.kind = FeatureKind::VertexFace;
-      c.feature_a = static_cast<int>(f);
-      c.feature_b = vi;
+      c.features.feature_a = static_cast<int>(f);
+      c.features.feature_b = vi;
       c.normal = eta;
       c.gap = psi;
       c.point_b = p;
       c.point_a = p - psi * eta;
-      c.applicability = vertex_applicability(vb, vi, eta);
-      c.primary = c.applicability >= params.eps_theta && feasible(eta, nearest, p, params);
+      c.features.applicability = vertex_applicability(vb, vi, eta);
+      c.features.primary = c.features.applicability >= params.eps_theta && feasible(eta, nearest, p, params);
       out.push_back(c);
     }
   }
@@ -269,14 +269,14 @@ void edge_edge(const WorldPolyhedron& A, const std::vector<int>& edges_a, const 
       c.body_a = A.body->index;
       c.body_b = B.body->index;
       c.kind = FeatureKind::EdgeEdge;
-      c.feature_a = ia;
-      c.feature_b = ib;
+      c.features.feature_a = ia;
+      c.features.feature_b = ib;
       c.normal = n;
       c.gap = gap;
       c.point_a = mid - (0.5 * gap) * n;
       c.point_b = mid + (0.5 * gap) * n;
-      c.applicability = appl;
-      c.primary = appl >= params.eps_theta && feasible(n, sp.c1, sp.c2, params);
+      c.features.applicability = appl;
+      c.features.primary = appl >= params.eps_theta && feasible(n, sp.c1, sp.c2, params);
       out.push_back(c);
     }
   }

@@ -133,8 +133,8 @@ class CorrectiveModel final : public ContactModel {
     c.body_a = a;
     c.body_b = b;
     c.kind = FeatureKind::Overlap;  // C6
-    c.feature_a = -1;
-    c.feature_b = -1;
+    c.features.feature_a = -1;
+    c.features.feature_b = -1;
     c.part_a = static_cast<std::uint16_t>(part_a);
     c.part_b = static_cast<std::uint16_t>(part_b);
     c.normal = axis.normal;
@@ -142,8 +142,8 @@ class CorrectiveModel final : public ContactModel {
     const Vec3& m = region.centroid;  // C4
     c.point_a = m + (axis.a_max - axis.normal.dot(m)) * axis.normal;
     c.point_b = c.point_a + c.gap * c.normal;
-    c.applicability = 1.0;
-    c.primary = true;
+    c.features.applicability = 1.0;
+    c.features.primary = true;
 
     out.add_unilateral(c, model.mu(model.bodies[a].material, model.bodies[b].material));  // C7
   }

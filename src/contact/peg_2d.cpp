@@ -117,7 +117,7 @@ const Polygon* polygon_of(const Model& model, std::uint32_t body, int part) {
 // The contact of a vertex group against edge `edge` of the other body, or -1.
 int find_edge(const std::vector<int>& group, const std::vector<Contact>& contacts, int edge) {
   for (int i : group)
-    if (contacts[i].feature_a == edge) return i;
+    if (contacts[i].features.feature_a == edge) return i;
   return -1;
 }
 
@@ -139,7 +139,7 @@ void find_vertex_vertex(const Model& model, const std::vector<Contact>& contacts
       const std::uint32_t body_b = contacts[i].body_a;  // the edge's owner
       const Polygon* pb = polygon_of(model, body_b, contacts[i].part_a);
       if (!pb) continue;
-      const int edge = contacts[i].feature_a;
+      const int edge = contacts[i].features.feature_a;
       for (int vb : {edge, pb->next(edge)}) {
         const VertexKey key_b{body_b, vb};
         if (!seen.insert(std::minmax(key_a, key_b)).second) continue;
@@ -159,8 +159,8 @@ bool projects_on_edge(const Model& model, const State& state, const Contact& c) 
   const Polygon* polygon = polygon_of(model, c.body_a, c.part_a);
   if (!polygon) return true;
   const Pose& pose = state.bodies[c.body_a].pose;
-  const Vec2 p = pose.to_world_2d(polygon->vertices[static_cast<std::size_t>(c.feature_a)]);
-  const Vec2 q = pose.to_world_2d(polygon->vertices[static_cast<std::size_t>(polygon->next(c.feature_a))]);
+  const Vec2 p = pose.to_world_2d(polygon->vertices[static_cast<std::size_t>(c.features.feature_a)]);
+  const Vec2 q = pose.to_world_2d(polygon->vertices[static_cast<std::size_t>(polygon->next(c.features.feature_a))]);
   const Vec2 d = q - p;
   const double t = (Vec2(c.point_a.x(), c.point_a.y()) - p).dot(d) / d.squaredNorm();
   return t >= -1e-9 && t <= 1.0 + 1e-9;
@@ -174,7 +174,7 @@ void peg_2d_body_pair(const Model& model, const State& state, const std::vector<
   std::map<VertexKey, std::vector<int>> groups;  // ordered: deterministic output
   for (int i : pair) {
     const Contact& c = contacts[i];
-    if (c.kind == FeatureKind::VertexEdge) groups[{c.body_b, c.feature_b}].push_back(i);
+    if (c.kind == FeatureKind::VertexEdge) groups[{c.body_b, c.features.feature_b}].push_back(i);
     else writer.u(i);  // D6 (vertex-plane)
   }
   const bool lnc = writer.variant() == PegVariant::Lnc;
@@ -182,7 +182,7 @@ void peg_2d_body_pair(const Model& model, const State& state, const std::vector<
   if (!lnc) find_vertex_vertex(model, contacts, groups, configurations);
   for (const auto& [vertex, group] : groups) {
     if (group.size() > 1) writer.i(group);  // eq. 4.9, D2
-    else if (lnc || contacts[group[0]].applicability >= model.options.eps_theta) writer.u(group[0]);  // Alg. 8, D3
+    else if (lnc || contacts[group[0]].features.applicability >= model.options.eps_theta) writer.u(group[0]);  // Alg. 8, D3
   }
   auto on_edges = [&](int a, int b) {
     return projects_on_edge(model, state, contacts[a]) || projects_on_edge(model, state, contacts[b]);

@@ -132,11 +132,11 @@ class Pair3d {
     for (int i : pair) {
       const Contact& c = contacts_[i];
       if (c.kind == FeatureKind::VertexFace) {
-        groups[{c.body_b, c.feature_b}].push_back(i);
+        groups[{c.body_b, c.features.feature_b}].push_back(i);
       } else if (c.kind == FeatureKind::EdgeEdge) {
         edge_edge.push_back(i);
-        edge_pairs_[{c.body_a, c.feature_a, c.feature_b}] = i;
-        edge_pairs_[{c.body_b, c.feature_b, c.feature_a}] = i;
+        edge_pairs_[{c.body_a, c.features.feature_a, c.features.feature_b}] = i;
+        edge_pairs_[{c.body_b, c.features.feature_b, c.features.feature_a}] = i;
       } else {
         writer_.u(i);  // vertex-plane
       }
@@ -145,13 +145,13 @@ class Pair3d {
     const double eps_theta = model_.options.eps_theta;
     for (const auto& [vertex, group] : groups) {  // step 1, P1
       if (group.size() > 1) writer_.i(group);
-      else if (lnc || contacts_[group[0]].applicability >= eps_theta) writer_.u(group[0]);  // Alg. 12
+      else if (lnc || contacts_[group[0]].features.applicability >= eps_theta) writer_.u(group[0]);  // Alg. 12
     }
     if (!lnc)
       for (const auto& [vertex, group] : groups) vertex_edge_configurations(vertex, group);  // step 2
     for (int i : edge_edge) {  // step 3, Algorithm 13, P4, P5
       if (!lines_meet_on_segments(contacts_[i], true)) continue;
-      if (!used(i) && contacts_[i].applicability >= eps_theta) writer_.u(i);  // LNC: used_ stays empty
+      if (!used(i) && contacts_[i].features.applicability >= eps_theta) writer_.u(i);  // LNC: used_ stays empty
     }
   }
 
@@ -162,7 +162,7 @@ class Pair3d {
     const Polyhedron* q = polyhedron(body_q);
     if (!q || !polyhedron(vertex.first)) return;
     std::map<int, int> facet_contact;  // facet of q -> input contact
-    for (int i : group) facet_contact.emplace(contacts_[i].feature_a, i);
+    for (int i : group) facet_contact.emplace(contacts_[i].features.feature_a, i);
     for (const auto& [facet, c1] : facet_contact) {
       for (int e : q->faces[static_cast<std::size_t>(facet)].edges) {
         const PolyEdge& edge = q->edges[static_cast<std::size_t>(e)];
@@ -192,7 +192,7 @@ class Pair3d {
       if (found == edge_pairs_.end()) continue;
       const int cee = found->second;
       used_.push_back(cee);
-      if (contacts_[cee].applicability < eps_theta) continue;
+      if (contacts_[cee].features.applicability < eps_theta) continue;
       // P5: a violated C(e_a, e_b) (or flipped copy) whose lines meet outside a segment is dropped
       const bool on_segments = lines_meet_on_segments(contacts_[cee], false);
       const double tolerance = model_.options.eps_feasible;
@@ -211,7 +211,7 @@ class Pair3d {
         Contact flipped = contacts_[cee];
         flipped.normal = -flipped.normal;
         flipped.gap = -flipped.gap;
-        flipped.primary = flipped.applicability >= eps_theta && flipped.gap >= -model_.options.eps_feasible;
+        flipped.features.primary = flipped.features.applicability >= eps_theta && flipped.gap >= -model_.options.eps_feasible;
         const int with_c3 = side >= 0.0 ? c1 : c2;
         const int with_c4 = side >= 0.0 ? c2 : c1;
         if (usable(gap)) writer_.x(writer_.add(with_c3), writer_.add(cee));
@@ -232,8 +232,8 @@ class Pair3d {
   // P5: the edges' lines come closest at a point inside both segments
   // (strictly inside when `strict`: a genuine edge-edge contact, 4.4.2).
   bool lines_meet_on_segments(const Contact& c, bool strict) const {
-    const auto [pa, qa] = edge_points(c.body_a, c.feature_a);
-    const auto [pb, qb] = edge_points(c.body_b, c.feature_b);
+    const auto [pa, qa] = edge_points(c.body_a, c.features.feature_a);
+    const auto [pb, qb] = edge_points(c.body_b, c.features.feature_b);
     double s = 0.0, t = 0.0;
     line_parameters(pa, qa - pa, pb, qb - pb, s, t);
     if (strict) return s > kOnSegment && s < 1.0 - kOnSegment && t > kOnSegment && t < 1.0 - kOnSegment;

@@ -52,7 +52,7 @@ void PegWriter::u(int input) {
 void PegWriter::i(const std::vector<int>& group) {
   std::vector<int> primaries, secondaries;
   for (int c : group)
-    (variant_ == PegVariant::Lnc || input(c).primary ? primaries : secondaries).push_back(c);
+    (variant_ == PegVariant::Lnc || input(c).features.primary ? primaries : secondaries).push_back(c);
   if (primaries.empty()) {  // D3: promote one
     const int f = first_primary(secondaries, false);
     primaries = {secondaries[static_cast<std::size_t>(f)]};
@@ -75,8 +75,8 @@ void PegWriter::x(int a, int b) {
   const Contact& ca = output(a);
   const Contact& cb = output(b);
   bool b_first = false;
-  if (ca.primary != cb.primary) b_first = cb.primary;
-  else if (ca.primary) b_first = first_primary({a, b}, true) == 1;
+  if (ca.features.primary != cb.features.primary) b_first = cb.features.primary;
+  else if (ca.features.primary) b_first = first_primary({a, b}, true) == 1;
   else b_first = cb.gap > ca.gap;
   if (b_first) std::swap(a, b);
   ContactConstraint k;

@@ -28,7 +28,7 @@ int count_standard_model_traps(const std::vector<Contact>& contacts, double eps_
   std::vector<VertexContact> vc;
   vc.reserve(contacts.size());
   for (const Contact& c : contacts)
-    if (is_vertex_facet(c.kind)) vc.push_back({c.body_b, c.part_b, c.feature_b, c.body_a, c.part_a, c.gap});
+    if (is_vertex_facet(c.kind)) vc.push_back({c.body_b, c.part_b, c.features.feature_b, c.body_a, c.part_a, c.gap});
   std::sort(vc.begin(), vc.end(), [](const VertexContact& a, const VertexContact& b) { return a.key() < b.key(); });
 
   // one pass over the groups of equal (vertex body, vertex, facet body)

@@ -258,14 +258,14 @@ void Recorder::Impl::record(const State& state, const StepReport* report) {
     body_a->append_value(c.body_a);
     body_b->append_value(c.body_b);
     kind->append_value(static_cast<std::uint8_t>(c.kind));
-    primary->append_value(std::uint8_t{c.primary});
-    feature_a->append_value(std::int32_t{c.feature_a});
-    feature_b->append_value(std::int32_t{c.feature_b});
+    primary->append_value(std::uint8_t{c.features.primary});
+    feature_a->append_value(std::int32_t{c.features.feature_a});
+    feature_b->append_value(std::int32_t{c.features.feature_b});
     point_a->append(c.point_a.data());
     point_b->append(c.point_b.data());
     normal->append(c.normal.data());
     gap->append_value(c.gap);
-    applicability->append_value(c.applicability);
+    applicability->append_value(c.features.applicability);
     normal_impulse->append_value(impulse.normal);
     friction_impulse->append(impulse.friction.data());
   }

@@ -87,14 +87,14 @@ void read_contacts(const h5::Reader& r, std::size_t nb, Recording& out) {
       c.body_a = body_a[i];
       c.body_b = body_b[i];
       c.kind = static_cast<FeatureKind>(kind[i]);
-      c.primary = primary[i] != 0;
-      c.feature_a = feature_a[i];
-      c.feature_b = feature_b[i];
+      c.features.primary = primary[i] != 0;
+      c.features.feature_a = feature_a[i];
+      c.features.feature_b = feature_b[i];
       c.point_a = vec3_at(point_a, i);
       c.point_b = vec3_at(point_b, i);
       c.normal = vec3_at(normal, i);
       c.gap = gap[i];
-      c.applicability = applicability[i];
+      c.features.applicability = applicability[i];
       step.contacts.push_back(c);
       step.normal_impulse.push_back(normal_impulse[i]);
       step.friction_impulse.push_back(vec3_at(friction_impulse, i));

@@ -88,7 +88,7 @@ void ContactFinder::narrowphase(const Model& model, const State& state, const st
     const BodyGeometry a{pair.a, &model.bodies[pair.a].shape, state.bodies[pair.a].pose};
     const BodyGeometry b{pair.b, &model.bodies[pair.b].shape, state.bodies[pair.b].pose};
     find_contacts(a, b, params, contacts_);
-    for (std::size_t k = first; k < contacts_.size(); ++k) contacts_[k].applicability += turn;
+    for (std::size_t k = first; k < contacts_.size(); ++k) contacts_[k].features.applicability += turn;
   }
 }
 

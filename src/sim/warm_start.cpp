@@ -40,7 +40,7 @@ void WarmStartCache::name_variables(const ConstraintSet& set, const StepProblem&
     }
     const Contact& k = set.contacts[c].contact;
     int& ordinal = ordinal_[static_cast<std::size_t>(c) * kRoles + static_cast<int>(role)];
-    name = Name{k.body_a, k.body_b, k.feature_a, k.feature_b, k.part_a, k.part_b, static_cast<std::uint8_t>(k.kind),
+    name = Name{k.body_a, k.body_b, k.features.feature_a, k.features.feature_b, k.part_a, k.part_b, static_cast<std::uint8_t>(k.kind),
                 static_cast<std::uint8_t>(role), ordinal++};
   }
 }

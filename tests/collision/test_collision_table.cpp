@@ -24,15 +24,15 @@ void expect_same(const std::vector<Contact>& x, const std::vector<Contact>& y) {
     EXPECT_EQ(a.body_a, b.body_a);
     EXPECT_EQ(a.body_b, b.body_b);
     EXPECT_EQ(a.kind, b.kind);
-    EXPECT_EQ(a.feature_a, b.feature_a);
-    EXPECT_EQ(a.feature_b, b.feature_b);
+    EXPECT_EQ(a.features.feature_a, b.features.feature_a);
+    EXPECT_EQ(a.features.feature_b, b.features.feature_b);
     EXPECT_EQ(a.part_a, b.part_a);
     EXPECT_EQ(a.part_b, b.part_b);
-    EXPECT_EQ(a.primary, b.primary);
+    EXPECT_EQ(a.features.primary, b.features.primary);
     for (const auto& [u, v] : {std::pair{&a.point_a, &b.point_a}, {&a.point_b, &b.point_b}, {&a.normal, &b.normal}})
       EXPECT_EQ(std::memcmp(u->data(), v->data(), 3 * sizeof(double)), 0);
     EXPECT_EQ(std::memcmp(&a.gap, &b.gap, sizeof(double)), 0);
-    EXPECT_EQ(std::memcmp(&a.applicability, &b.applicability, sizeof(double)), 0);
+    EXPECT_EQ(std::memcmp(&a.features.applicability, &b.features.applicability, sizeof(double)), 0);
   }
 }
 

@@ -64,7 +64,7 @@ TEST(HalfSpace, MatchesBruteForce3d) {
         const Vec3 p = pp.orientation * P.vertices[v] + pp.position;
         const double psi = n_w.dot(p - x0);
         if (std::abs(psi - params.eps) < 1e-9) {  // boundary: either way
-          if (k < out.size() && out[k].feature_b == static_cast<int>(v)) ++k;
+          if (k < out.size() && out[k].features.feature_b == static_cast<int>(v)) ++k;
           continue;
         }
         if (psi > params.eps) continue;
@@ -74,7 +74,7 @@ TEST(HalfSpace, MatchesBruteForce3d) {
         EXPECT_EQ(c.kind, FeatureKind::VertexPlane);
         EXPECT_EQ(c.body_a, 9u);
         EXPECT_EQ(c.body_b, 4u);
-        EXPECT_EQ(c.feature_b, static_cast<int>(v));
+        EXPECT_EQ(c.features.feature_b, static_cast<int>(v));
         EXPECT_NEAR(c.gap, psi, 1e-12);
         EXPECT_NEAR((c.normal - n_w).norm(), 0.0, 1e-12);
         EXPECT_NEAR((c.point_b - p).norm(), 0.0, 1e-12);
@@ -82,9 +82,9 @@ TEST(HalfSpace, MatchesBruteForce3d) {
         double appl = 1e300;
         for (int j : P.vertex_neighbors[v])
           appl = std::min(appl, n_w.dot((pp.orientation * P.vertices[j] + pp.position - p).normalized()));
-        EXPECT_NEAR(c.applicability, appl, 1e-12);
+        EXPECT_NEAR(c.features.applicability, appl, 1e-12);
         if (std::abs(appl - params.eps_theta) > 1e-9) {
-          EXPECT_EQ(c.primary, appl >= params.eps_theta);
+          EXPECT_EQ(c.features.primary, appl >= params.eps_theta);
         }
       }
       EXPECT_EQ(k, out.size()) << "config " << i;
@@ -118,7 +118,7 @@ TEST(HalfSpace, MatchesBruteForce2d) {
       const Vec2 p = world2(pp.x, pp.y, pp.th, P.vertices[v]);
       const double psi = n_w.dot(p - x0);
       if (std::abs(psi - params.eps) < 1e-9) {
-        if (k < out.size() && out[k].feature_b == v) ++k;
+        if (k < out.size() && out[k].features.feature_b == v) ++k;
         continue;
       }
       if (psi > params.eps) continue;
@@ -126,7 +126,7 @@ TEST(HalfSpace, MatchesBruteForce2d) {
       const Contact& ct = out[k++];
       ++matched;
       EXPECT_EQ(ct.body_a, 1u);
-      EXPECT_EQ(ct.feature_b, v);
+      EXPECT_EQ(ct.features.feature_b, v);
       EXPECT_EQ(ct.normal.z(), 0.0);
       EXPECT_NEAR((ct.normal.head<2>() - n_w).norm(), 0.0, 1e-12);
       EXPECT_NEAR(ct.gap, psi, 1e-12);
@@ -134,7 +134,7 @@ TEST(HalfSpace, MatchesBruteForce2d) {
       const Vec2 prev = world2(pp.x, pp.y, pp.th, P.vertices[P.prev(v)]);
       const Vec2 next = world2(pp.x, pp.y, pp.th, P.vertices[P.next(v)]);
       const double appl = std::min(n_w.dot((prev - p).normalized()), n_w.dot((next - p).normalized()));
-      EXPECT_NEAR(ct.applicability, appl, 1e-12);
+      EXPECT_NEAR(ct.features.applicability, appl, 1e-12);
     }
     EXPECT_EQ(k, out.size());
   }
@@ -160,7 +160,7 @@ TEST(HalfSpace, CubeOnGround) {
     EXPECT_NEAR(c.point_a.z(), 0.0, 1e-12);
     EXPECT_NEAR(std::abs(c.point_b.x() - 0.3), 0.5, 1e-12);
     EXPECT_NEAR(std::abs(c.point_b.y() - 0.2), 0.5, 1e-12);
-    EXPECT_TRUE(c.primary);
+    EXPECT_TRUE(c.features.primary);
   }
   out.clear();
   p.position.z() = 0.5101;
@@ -193,7 +193,7 @@ TEST(HalfSpace, SquareOnGroundLine) {
   for (const Contact& c : out) {
     EXPECT_NEAR((c.normal - Vec3::UnitY()).norm(), 0.0, 1e-15);
     EXPECT_NEAR(c.gap, -0.0005, 1e-12);
-    EXPECT_TRUE(c.primary);  // half-spaces are always feasible
+    EXPECT_TRUE(c.features.primary);  // half-spaces are always feasible
   }
 }
 

@@ -110,7 +110,7 @@ TEST(Narrowphase2d, MatchesBruteForceOnRandomPolygons) {
     for (const Contact& c : found) {
       ASSERT_EQ(c.kind, FeatureKind::VertexEdge);
       ASSERT_TRUE((c.body_a == 5 && c.body_b == 2) || (c.body_a == 2 && c.body_b == 5));
-      const std::tuple<int, int, int> k{c.body_a == 5 ? 0 : 1, c.feature_a, c.feature_b};
+      const std::tuple<int, int, int> k{c.body_a == 5 ? 0 : 1, c.features.feature_a, c.features.feature_b};
       ASSERT_LT(previous, k) << "order, config " << i;
       previous = k;
       got[k] = &c;
@@ -126,7 +126,7 @@ TEST(Narrowphase2d, MatchesBruteForceOnRandomPolygons) {
       if (!present) continue;
       const Contact& c = *it->second;
       ++matched;
-      primary += c.primary;
+      primary += c.features.primary;
       EXPECT_EQ(c.normal.z(), 0.0);
       EXPECT_EQ(c.point_a.z(), 0.0);
       EXPECT_EQ(c.point_b.z(), 0.0);
@@ -136,10 +136,10 @@ TEST(Narrowphase2d, MatchesBruteForceOnRandomPolygons) {
       const Polygon& V = std::get<0>(k) == 0 ? B : A;
       const Planar& pv = std::get<0>(k) == 0 ? pb : pa;
       EXPECT_NEAR((c.point_b.head<2>() - world2(pv.x, pv.y, pv.th, V.vertices[std::get<2>(k)])).norm(), 0.0, 1e-12);
-      EXPECT_NEAR(c.applicability, x.applicability, 1e-12);
+      EXPECT_NEAR(c.features.applicability, x.applicability, 1e-12);
       const bool p = x.applicability >= params.eps_theta && x.feas_margin >= 0.0;
       if (std::abs(x.applicability - params.eps_theta) > 1e-9 && std::abs(x.feas_margin) > 1e-9) {
-        EXPECT_EQ(c.primary, p) << "config " << i;
+        EXPECT_EQ(c.features.primary, p) << "config " << i;
       }
     }
   }
@@ -164,7 +164,7 @@ TEST(Narrowphase2d, SquareRestingOnSquare) {
     EXPECT_NEAR(c.gap, 0.001, 1e-12);
     EXPECT_NEAR(c.point_b.y(), 0.501, 1e-12);
     EXPECT_NEAR(std::abs(c.point_b.x() - 0.3), 0.5, 1e-12);
-    EXPECT_TRUE(c.primary);
+    EXPECT_TRUE(c.features.primary);
   }
   out.clear();
   find_contacts(BodyGeometry{0, &lower, Pose::planar(0, 0, 0)}, BodyGeometry{1, &upper, Pose::planar(0.3, 1.0101, 0)},
@@ -190,16 +190,16 @@ TEST(Narrowphase2d, CornerNearTwoEdgesIsPrimaryOnOneOnly) {
                 params, out);
   int top = 0, side = 0;
   for (const Contact& c : out) {
-    if (c.body_a != 0 || c.feature_b != apex) continue;
+    if (c.body_a != 0 || c.features.feature_b != apex) continue;
     if (c.normal.y() > 0.5) {
       ++top;
       EXPECT_NEAR(c.gap, 0.002, 1e-12);
-      EXPECT_TRUE(c.primary);
+      EXPECT_TRUE(c.features.primary);
     } else if (c.normal.x() > 0.5) {
       ++side;
       EXPECT_NEAR(c.gap, 0.003, 1e-12);
-      EXPECT_LT(c.applicability, params.eps_theta);  // an edge of the apex points back along -x
-      EXPECT_FALSE(c.primary);
+      EXPECT_LT(c.features.applicability, params.eps_theta);  // an edge of the apex points back along -x
+      EXPECT_FALSE(c.features.primary);
     }
   }
   EXPECT_EQ(top, 1);

@@ -215,9 +215,9 @@ void compare(const Polyhedron& A, const Pose& pa, const Polyhedron& B, const Pos
   Key previous{-1, -1, -1};
   for (const Contact& c : found) {
     Key k{};
-    if (c.kind == FeatureKind::VertexFace && c.body_a == ia) k = Key{0, c.feature_a, c.feature_b};
-    else if (c.kind == FeatureKind::VertexFace && c.body_a == ib) k = Key{1, c.feature_a, c.feature_b};
-    else if (c.kind == FeatureKind::EdgeEdge && c.body_a == ia) k = Key{2, c.feature_a, c.feature_b};
+    if (c.kind == FeatureKind::VertexFace && c.body_a == ia) k = Key{0, c.features.feature_a, c.features.feature_b};
+    else if (c.kind == FeatureKind::VertexFace && c.body_a == ib) k = Key{1, c.features.feature_a, c.features.feature_b};
+    else if (c.kind == FeatureKind::EdgeEdge && c.body_a == ia) k = Key{2, c.features.feature_a, c.features.feature_b};
     else FAIL() << what << ": unexpected contact kind/owner";
     // documented order: group, then feature_a, then feature_b; no duplicates
     ASSERT_LT(previous, k) << what;
@@ -242,12 +242,12 @@ void compare(const Polyhedron& A, const Pose& pa, const Polyhedron& B, const Pos
     const Contact& c = *it->second;
     ++stats.matched;
     if (k.group == 2) ++stats.edge_edge;
-    if (c.primary) ++stats.primary;
+    if (c.features.primary) ++stats.primary;
     EXPECT_NEAR((c.normal - e.normal).norm(), 0.0, 1e-9) << what;
     EXPECT_NEAR(c.normal.norm(), 1.0, 1e-12);
     EXPECT_NEAR(c.gap, e.gap, 1e-9) << what << " group " << k.group;
     EXPECT_NEAR((c.point_b - c.point_a - c.gap * c.normal).norm(), 0.0, 1e-12);
-    EXPECT_NEAR(c.applicability, e.applicability, 1e-9) << what;
+    EXPECT_NEAR(c.features.applicability, e.applicability, 1e-9) << what;
     if (k.group < 2) {
       const Polyhedron& V = k.group == 0 ? B : A;
       const Pose& pv = k.group == 0 ? pb : pa;
@@ -259,7 +259,7 @@ void compare(const Polyhedron& A, const Pose& pa, const Polyhedron& B, const Pos
     const bool near_boundary =
         std::abs(e.applicability - params.eps_theta) < band || std::abs(e.feasibility_margin) < band;
     if (!near_boundary) {
-      EXPECT_EQ(c.primary, primary) << what << " group " << k.group;
+      EXPECT_EQ(c.features.primary, primary) << what << " group " << k.group;
     }
   }
   for (const auto& [k, c] : got) ASSERT_TRUE(all.count(k)) << what;
@@ -345,8 +345,8 @@ TEST(Narrowphase3d, DeterministicAndIndependentOfHistory) {
     ASSERT_EQ(second.size(), first.size() + 1);
     for (std::size_t k = 0; k < first.size(); ++k) {
       EXPECT_EQ(first[k].kind, second[k + 1].kind);
-      EXPECT_EQ(first[k].feature_a, second[k + 1].feature_a);
-      EXPECT_EQ(first[k].feature_b, second[k + 1].feature_b);
+      EXPECT_EQ(first[k].features.feature_a, second[k + 1].features.feature_a);
+      EXPECT_EQ(first[k].features.feature_b, second[k + 1].features.feature_b);
       EXPECT_EQ(first[k].gap, second[k + 1].gap);  // bitwise
     }
   }
@@ -400,9 +400,9 @@ TEST(Narrowphase3d, EdgeEdgeNormalPointsFromAToB) {
     const double d0 = true_distance(A, pa, B, pb);
     ASSERT_GT(d0, 0.0);
     for (const Contact& c : found) {
-      if (c.kind != FeatureKind::EdgeEdge || !c.primary) continue;
-      const PolyEdge& ea = A.edges[static_cast<std::size_t>(c.feature_a)];
-      const PolyEdge& eb = B.edges[static_cast<std::size_t>(c.feature_b)];
+      if (c.kind != FeatureKind::EdgeEdge || !c.features.primary) continue;
+      const PolyEdge& ea = A.edges[static_cast<std::size_t>(c.features.feature_a)];
+      const PolyEdge& eb = B.edges[static_cast<std::size_t>(c.features.feature_b)];
       const SegDist sd = segment_distance(world(pa, A.vertices[ea.tail]), world(pa, A.vertices[ea.head]),
                                           world(pb, B.vertices[eb.tail]), world(pb, B.vertices[eb.head]));
       if (!sd.interior) continue;

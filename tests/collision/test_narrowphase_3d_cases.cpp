@@ -42,7 +42,7 @@ TEST(Narrowphase3d, CubeRestingOnCube) {
       if (c.kind != FeatureKind::VertexFace || c.body_a != 0 || c.normal.z() < 0.5) continue;
       EXPECT_NEAR((c.normal - Vec3::UnitZ()).norm(), 0.0, 1e-12);
       EXPECT_NEAR(c.gap, 0.001, 1e-12);
-      EXPECT_TRUE(c.primary);
+      EXPECT_TRUE(c.features.primary);
       EXPECT_NEAR(c.point_b.z(), 0.501, 1e-12);
       EXPECT_NEAR(c.point_a.z(), 0.5, 1e-12);
       corners.push_back(c.point_b);
@@ -57,7 +57,7 @@ TEST(Narrowphase3d, CubeRestingOnCube) {
       EXPECT_LE(std::abs(c.gap), 0.01);
       // primary contacts push the cubes apart vertically (lower onto upper: +z)
       const Vec3 lower_to_upper = c.body_a == 0 ? c.normal : Vec3(-c.normal);
-      if (c.primary) {
+      if (c.features.primary) {
         EXPECT_NEAR(lower_to_upper.z(), 1.0, 1e-12);
       }
     }
@@ -85,7 +85,7 @@ TEST(Narrowphase3d, CubeSlightlyPenetratingIsSecondaryBeyondEpsFeasible) {
     ASSERT_EQ(out.size(), 4u);
     for (const Contact& c : out) {
       EXPECT_NEAR(c.gap, -depth, 1e-12);
-      EXPECT_EQ(c.primary, depth < params.eps_feasible);
+      EXPECT_EQ(c.features.primary, depth < params.eps_feasible);
     }
   }
 }
@@ -115,8 +115,8 @@ TEST(Narrowphase3d, CrossedBoxesEdgeEdge) {
       EXPECT_NEAR((c.point_a - (swapped ? upper : lower)).norm(), 0.0, 1e-12);
       EXPECT_NEAR((c.point_b - (swapped ? lower : upper)).norm(), 0.0, 1e-12);
       // both edges' facets make 45 degrees with the normal: APPL = sin(45)
-      EXPECT_NEAR(c.applicability, std::sqrt(0.5), 1e-12);
-      EXPECT_TRUE(c.primary);
+      EXPECT_NEAR(c.features.applicability, std::sqrt(0.5), 1e-12);
+      EXPECT_TRUE(c.features.primary);
     }
     EXPECT_EQ(edge_edge, 1);
     // the only other contacts would be vertex-face, and there are no vertices nearby
@@ -129,7 +129,7 @@ TEST(Narrowphase3d, CrossedBoxesEdgeEdge) {
   ASSERT_EQ(cs.size(), 1u);
   EXPECT_NEAR(cs[0].gap, -0.001, 1e-12);
   EXPECT_NEAR(cs[0].normal.z(), 1.0, 1e-12);
-  EXPECT_FALSE(cs[0].primary);
+  EXPECT_FALSE(cs[0].features.primary);
   // separated by more than eps: nothing
   Pose far = pb;
   far.position.z() += 0.0081;
@@ -146,13 +146,13 @@ TEST(Narrowphase3d, ParallelEdgesGiveNoEdgeEdgeContact) {
   for (const Contact& c : cs) {
     if (c.kind != FeatureKind::EdgeEdge) continue;
     ++edge_edge;
-    const PolyEdge& ea = cube.edges[static_cast<std::size_t>(c.feature_a)];
-    const PolyEdge& eb = cube.edges[static_cast<std::size_t>(c.feature_b)];
+    const PolyEdge& ea = cube.edges[static_cast<std::size_t>(c.features.feature_a)];
+    const PolyEdge& eb = cube.edges[static_cast<std::size_t>(c.features.feature_b)];
     const Vec3 da = cube.vertices[ea.head] - cube.vertices[ea.tail];
     const Vec3 db = cube.vertices[eb.head] - cube.vertices[eb.tail];
     EXPECT_GT(da.cross(db).norm(), 0.5);  // cube edges: parallel or perpendicular
     EXPECT_LE(std::abs(c.gap), 0.001 + 1e-12);
-    if (c.primary) {
+    if (c.features.primary) {
       EXPECT_NEAR(c.normal.x(), 1.0, 1e-12);  // from A onto B
     }
   }
@@ -163,7 +163,7 @@ TEST(Narrowphase3d, ParallelEdgesGiveNoEdgeEdgeContact) {
       ++facet_contacts;
       EXPECT_NEAR(c.gap, 0.001, 1e-12);
       EXPECT_NEAR(c.normal.x(), c.body_a == 0 ? 1.0 : -1.0, 1e-12);
-      EXPECT_TRUE(c.primary);
+      EXPECT_TRUE(c.features.primary);
     }
   EXPECT_EQ(facet_contacts, 8);  // 4 corners each way
 }

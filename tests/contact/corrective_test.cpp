@@ -53,9 +53,9 @@ Pose at(const Vec3& p, const Quat& q = Quat::Identity()) {
 void expect_consistent(const Scene& s, const ConstrainedContact& cc) {
   const Contact& c = cc.contact;
   EXPECT_EQ(c.kind, FeatureKind::Overlap);
-  EXPECT_EQ(c.feature_a, -1);
-  EXPECT_EQ(c.feature_b, -1);
-  EXPECT_TRUE(c.primary);
+  EXPECT_EQ(c.features.feature_a, -1);
+  EXPECT_EQ(c.features.feature_b, -1);
+  EXPECT_TRUE(c.features.primary);
   EXPECT_NEAR(c.normal.norm(), 1.0, 1e-12);
   EXPECT_LT(c.gap, 0.0);
   EXPECT_TRUE(c.point_b.isApprox(c.point_a + c.gap * c.normal, 1e-15));

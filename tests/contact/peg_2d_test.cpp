@@ -61,7 +61,7 @@ struct Pair {
   int find(std::uint32_t vb, int vertex, int edge) const {
     for (std::size_t c = 0; c < set.contacts.size(); ++c) {
       const Contact& k = set.contacts[c].contact;
-      if (k.body_b == vb && k.feature_b == vertex && k.feature_a == edge) return static_cast<int>(c);
+      if (k.body_b == vb && k.features.feature_b == vertex && k.features.feature_a == edge) return static_cast<int>(c);
     }
     return -1;
   }
@@ -188,11 +188,11 @@ TEST(Peg2d, LoneContactsAlgorithm8WithoutFeasibility) {
     p.build(ContactModelKind::Peg);
     const int lowest = p.find(1, 0, 2);
     ASSERT_GE(lowest, 0);
-    EXPECT_EQ(p.set.contacts[lowest].contact.primary, dy == 0.0);
+    EXPECT_EQ(p.set.contacts[lowest].contact.features.primary, dy == 0.0);
     EXPECT_NE(p.constraint(ConstraintKind::U, {lowest}), nullptr);
     EXPECT_EQ(p.find(1, 1, 2), -1);  // found by the narrowphase, not constrained
     bool raised_found = false;
-    for (const Contact& c : p.contacts) raised_found |= c.body_b == 1 && c.feature_b == 1 && !c.primary;
+    for (const Contact& c : p.contacts) raised_found |= c.body_b == 1 && c.features.feature_b == 1 && !c.features.primary;
     EXPECT_TRUE(raised_found);
     EXPECT_EQ(p.set.counts().u, 1);
   }

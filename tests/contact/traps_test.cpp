@@ -37,9 +37,9 @@ Contact vertex_contact(std::uint32_t facet_body, int facet, std::uint32_t vertex
                        FeatureKind kind = FeatureKind::VertexEdge) {
   Contact c;
   c.body_a = facet_body;
-  c.feature_a = facet;
+  c.features.feature_a = facet;
   c.body_b = vertex_body;
-  c.feature_b = vertex;
+  c.features.feature_b = vertex;
   c.kind = kind;
   c.gap = gap;
   return c;
@@ -53,7 +53,7 @@ Contact vertex_contact(std::uint32_t facet_body, int facet, std::uint32_t vertex
 TEST(Traps, VertexInsideASideEdgesHalfPlane_Fig5_1) {
   const std::vector<Contact> contacts = square_on_square(0.45, 1.5, 2.0);
   bool deep = false;
-  for (const Contact& c : contacts) deep |= c.body_b == 1 && c.feature_b == 1 && c.feature_a == 1 && c.gap < -0.04;
+  for (const Contact& c : contacts) deep |= c.body_b == 1 && c.features.feature_b == 1 && c.features.feature_a == 1 && c.gap < -0.04;
   ASSERT_TRUE(deep) << "the fixture lost the 0.05 m deep contact";
   EXPECT_EQ(count_standard_model_traps(contacts, kEpsFeasible), 1);
 }
@@ -77,7 +77,7 @@ TEST(Traps, RestingAwayFromCornersHasNone) {
 TEST(Traps, ApproachingACornerWithPositiveGapsIsNotCounted) {
   const std::vector<Contact> contacts = square_on_square(1.01, 1.02, 1.0);
   int at_corner = 0;
-  for (const Contact& c : contacts) at_corner += c.body_b == 1 && c.feature_b == 0;
+  for (const Contact& c : contacts) at_corner += c.body_b == 1 && c.features.feature_b == 0;
   ASSERT_GE(at_corner, 2);
   EXPECT_EQ(count_standard_model_traps(contacts, kEpsFeasible), 0);
 }

@@ -99,14 +99,14 @@ StepReport report_at(long k) {
     c.body_a = 0;
     c.body_b = 1;
     c.kind = static_cast<FeatureKind>((k + i) % 4);
-    c.feature_a = i;
-    c.feature_b = 10 + i;
+    c.features.feature_a = i;
+    c.features.feature_b = 10 + i;
     c.point_a = Vec3(i, k, 0.5);
     c.normal = Vec3(0, 0, 1);
     c.gap = -0.001 * i;
     c.point_b = c.point_a + c.gap * c.normal;
-    c.applicability = 0.25 * i;
-    c.primary = (i % 2) == 0;
+    c.features.applicability = 0.25 * i;
+    c.features.primary = (i % 2) == 0;
     r.contacts.push_back(c);
     r.impulses.push_back(ContactImpulse{0.5 * (i + 1), Vec3(0.1 * i, -0.2, 0)});
   }
@@ -167,14 +167,14 @@ void expect_step_equals(const RecordedStep& row, long k, Dimension dimension) {
     EXPECT_EQ(a.body_a, b.body_a);
     EXPECT_EQ(a.body_b, b.body_b);
     EXPECT_EQ(a.kind, b.kind);
-    EXPECT_EQ(a.feature_a, b.feature_a);
-    EXPECT_EQ(a.feature_b, b.feature_b);
+    EXPECT_EQ(a.features.feature_a, b.features.feature_a);
+    EXPECT_EQ(a.features.feature_b, b.features.feature_b);
     EXPECT_EQ(a.point_a, b.point_a);
     EXPECT_EQ(a.point_b, b.point_b);
     EXPECT_EQ(a.normal, b.normal);
     EXPECT_EQ(a.gap, b.gap);
-    EXPECT_EQ(a.applicability, b.applicability);
-    EXPECT_EQ(a.primary, b.primary);
+    EXPECT_EQ(a.features.applicability, b.features.applicability);
+    EXPECT_EQ(a.features.primary, b.features.primary);
     EXPECT_EQ(row.normal_impulse[i], r.impulses[i].normal);
     EXPECT_EQ(row.friction_impulse[i], r.impulses[i].friction);
   }

@@ -62,7 +62,7 @@ Contact contact_between(std::uint32_t a, std::uint32_t b, int feature) {
   Contact c;
   c.body_a = a;
   c.body_b = b;
-  c.feature_a = feature;
+  c.features.feature_a = feature;
   return c;
 }
 
@@ -114,7 +114,7 @@ TEST(Islands, SplitsAConstraintSetByBodiesAndKeepsOrder) {
       ASSERT_EQ(part.contacts.size(), island.contacts.size());
       for (std::size_t c = 0; c < island.contacts.size(); ++c) {
         const Contact& k = part.contacts[c].contact;
-        EXPECT_EQ(k.feature_a, set.contacts[island.contacts[c]].contact.feature_a);
+        EXPECT_EQ(k.features.feature_a, set.contacts[island.contacts[c]].contact.features.feature_a);
         const std::uint32_t dynamic = is_static[k.body_a] ? k.body_b : k.body_a;
         EXPECT_EQ(label[dynamic], island.bodies.front());
       }

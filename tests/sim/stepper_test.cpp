@@ -117,8 +117,8 @@ TEST(IslandSolver, RecoversAPegIslandWithOpposingPenetrationsByClampingGaps) {
     Contact c;
     c.body_a = a;
     c.body_b = 2;
-    c.feature_a = 0;
-    c.feature_b = feature;
+    c.features.feature_a = 0;
+    c.features.feature_b = feature;
     c.normal = n;
     c.gap = gap;
     c.point_a = point;
