@@ -61,7 +61,11 @@ SolverResult SolverChain::solve(const ConstraintSet& set, StepProblem& problem, 
       have_best = true;
     }
   }
-  out.escalations = static_cast<int>(out.attempts.size()) - 1;
+  // a solver that declined the problem's form (Unsupported: active-set on a
+  // PEG problem) missed nothing: handing on after it is no escalation
+  out.escalations = 0;
+  for (std::size_t k = 0; k + 1 < out.attempts.size(); ++k)
+    out.escalations += out.attempts[k].status != SolverStatus::Unsupported;
   out.certified = out.attempts.back().accepted;
   out.cone_violation = out.attempts.back().cone_violation;
   out.complementarity = measured.complementarity;

@@ -5,6 +5,8 @@
 // Each attempt is re-measured on the problem itself (residuals through A or
 // the structure, friction-cone violation); a miss hands the problem to the
 // next solver, warm-started from the best iterate so far (smallest residual).
+// A solver that declines the problem's form (SolverStatus::Unsupported) hands
+// it on without an escalation being counted or warned about.
 // The last solver's impulses are kept when it misses too; the caller then
 // counts a failure (and may try a recovery, sim/island_solver.hpp).
 #pragma once

@@ -56,7 +56,7 @@ struct IslandReport {
   int contacts = 0;                   // sub-contacts in the island's problem
   int problem_size = 0;               // LCP variables
   std::vector<SolveAttempt> attempts; // in chain order; the last one's impulses were applied
-  int escalations = 0;                // attempts after the first (attempts.size() - 1)
+  int escalations = 0;                // hand-offs after a miss (an Unsupported attempt, a decline, is none)
   bool certified = true;              // the last attempt was accepted
   bool recovered = false;             // re-solved without the psi/h term (World::recover_without_stabilization)
   // residuals of the applied impulses, re-measured by measure_residuals (solvers/lcp.hpp)

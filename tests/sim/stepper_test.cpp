@@ -2,6 +2,7 @@
 // registry's names and errors, options that fail leave the world as it was,
 // penetration measured only when asked, the planar angle's one source of
 // truth, and the island solve's recovery on a PEG island that has no solution.
+#include "sim/certification.hpp"
 #include "sim/island_solver.hpp"
 #include "sim/scene_runner.hpp"
 #include "sim/stepper.hpp"
@@ -85,6 +86,30 @@ TEST(Stepper, PlanarAngleIsReadFromTheOrientation) {
   w.state().bodies[0].pose = Pose::planar(0, 0, 3.14159);
   w.step();
   EXPECT_NEAR(planar_angle(w.state().bodies[0].pose), 3.14159 + 2 * h - 2 * std::numbers::pi, 1e-12);
+}
+
+// A solver that declines a problem's form (active-set on PEG's slack rows:
+// Unsupported) hands it on along the chain without an escalation: no warning,
+// the island certified by the next solver.
+TEST(SolverChain, ADeclineIsNoEscalation) {
+  World w = test::load_world("box-stack-3d-offset");  // PEG
+  w.set_solver_chain({"active-set", "lemke"});
+  CertificationLog log(std::tmpfile());
+  w.add_observer(&log);
+  int declined = 0;
+  for (int i = 0; i < 400; ++i) {
+    const StepReport& r = w.step();
+    ASSERT_EQ(r.solver_failures, 0) << i;
+    EXPECT_EQ(r.escalations, 0) << i;
+    for (const IslandReport& island : r.islands)
+      if (island.attempts.front().status == SolverStatus::Unsupported) {
+        ++declined;
+        EXPECT_EQ(island.attempts.size(), 2u);
+        EXPECT_TRUE(island.attempts.back().accepted);
+      }
+  }
+  EXPECT_GT(declined, 0) << "no PEG problem reached the chain: the test needs one";
+  EXPECT_EQ(log.warnings(), 0);
 }
 
 // A box squeezed between a floor and a ceiling it already penetrates: the
