@@ -10,7 +10,7 @@
 //   is every normal impulse on that sub-contact (PEG: eqs. 4.48-4.49),
 //   clamped at zero. It is the negative part of the slip row of eq. 6.1,
 //   w_s = mu p_n - E' p_f, in impulse units (N s);
-// and after integration the deepest penetration (World::measure_penetration).
+// and after integration, when asked, the deepest penetration (sim/penetration_meter.hpp).
 //
 // A solve is accepted when its solver reports Solved (residuals within
 // solver_tolerance, scaled as solvers/lcp.hpp says) and its cone violation is

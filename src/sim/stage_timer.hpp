@@ -1,4 +1,4 @@
-// Times one stage of the step into the report's profile (world.cpp, world_solve.cpp).
+// Times one stage of the step into the report's profile (the stepper's pieces, sim/time_stepping.cpp).
 #pragma once
 
 #include "sim/step_report.hpp"
