@@ -2,22 +2,13 @@
 #include "io/scene_parts.hpp"
 #include "contact/contact_model.hpp"
 #include "dynamics/formulation.hpp"
+#include "sim/certification.hpp"
 #include "sim/stepper.hpp"
 #include "solvers/lcp.hpp"
 
 #include <algorithm>
 
 namespace pegsim::scene_detail {
-
-namespace {
-
-std::string solver_list() {
-  std::string out;
-  for (const std::string& s : solver_names()) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-
-}  // namespace
 
 SceneOptions parse_options(const Field& options) {
   SceneOptions out;
@@ -77,7 +68,7 @@ SceneOptions parse_options(const Field& options) {
   auto known_solver = [&](const Field& f) {
     std::string name = f.text();
     if (std::find(names.begin(), names.end(), name) == names.end())
-      f.fail("unknown solver '" + name + "' (expected one of: " + solver_list() + ")");
+      f.fail("unknown solver '" + name + "' (expected one of: " + chain_text(solver_names()) + ")");
     return name;
   };
   if (Field f = options["solver"]; f.present()) sim.solver = known_solver(f);

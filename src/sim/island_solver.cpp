@@ -88,6 +88,7 @@ void IslandSolver::solve(const Model& model, const State& state, const std::vect
       bool changed = false;  // z no longer the last attempt's: measure again
       if (!ir.certified && recover(model, state, set, inverse_mass, free_velocity, z_)) {
         std::swap(problem, clamped_problem_);  // the impulses are the clamped problem's (its layout may differ: F2)
+        warm_start_.rename(set, problem);
         ir.recovered = true;
         changed = true;
         result.message += "; recovered by solving without penetration correction";
@@ -109,7 +110,7 @@ void IslandSolver::solve(const Model& model, const State& state, const std::vect
     }
     StageTimer timer(report.profile, Stage::Integration);
     apply_impulses(problem, z_, inverse_mass, velocity);
-    warm_start_.remember(set, problem, z_);
+    warm_start_.remember(z_);
     // per-contact impulses for observers, in the whole set's contact order
     for (std::size_t c = 0; c < island.contacts.size(); ++c) {
       const int global = island.contacts[c];

@@ -47,8 +47,8 @@ void WarmStartCache::name_variables(const ConstraintSet& set, const StepProblem&
 
 void WarmStartCache::guess(const ConstraintSet& set, const StepProblem& problem, VecX& z) {
   z.setZero(problem.lcp.size());
-  if (previous_.empty()) return;
   name_variables(set, problem);
+  if (previous_.empty()) return;
   for (int v = 0; v < z.size(); ++v) {
     const Name& name = names_[static_cast<std::size_t>(v)];
     if (name.kind == 0xff) continue;
@@ -58,9 +58,8 @@ void WarmStartCache::guess(const ConstraintSet& set, const StepProblem& problem,
   }
 }
 
-void WarmStartCache::remember(const ConstraintSet& set, const StepProblem& problem, const VecX& z) {
-  name_variables(set, problem);
-  for (int v = 0; v < z.size(); ++v) {
+void WarmStartCache::remember(const VecX& z) {
+  for (int v = 0; v < z.size() && v < static_cast<int>(names_.size()); ++v) {
     const Name& name = names_[static_cast<std::size_t>(v)];
     if (name.kind == 0xff) continue;
     next_.push_back(Entry{name, static_cast<std::uint32_t>(next_.size()), z(v)});

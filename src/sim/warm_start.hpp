@@ -29,10 +29,15 @@ class WarmStartCache {
  public:
   // Starts a step: the impulses remembered during the last one become the guesses.
   void begin_step();
-  // z = last step's impulse per variable of `problem` whose name it had, 0 elsewhere.
+  // Names the variables of `problem` (then kept for remember()) and sets z
+  // to last step's impulse per variable whose name it had, 0 elsewhere.
   void guess(const ConstraintSet& set, const StepProblem& problem, VecX& z);
-  // Remembers this step's solution of one problem (islands call it in turn).
-  void remember(const ConstraintSet& set, const StepProblem& problem, const VecX& z);
+  // Names them again: the problem solved is no longer the one guess() named
+  // (a recovery's re-formulation may order PEG's variables differently).
+  void rename(const ConstraintSet& set, const StepProblem& problem) { name_variables(set, problem); }
+  // Remembers this step's solution z of the problem last named (islands call
+  // guess, then remember, in turn).
+  void remember(const VecX& z);
   // Ends the step: what was remembered is next step's guesses. A step without
   // contacts remembers nothing, so nothing stale survives it.
   void end_step();

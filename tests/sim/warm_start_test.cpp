@@ -27,7 +27,9 @@ TEST(WarmStart, EveryVariableComesBackByItsContactsName) {
   for (std::size_t i = 0; i < w.last_problems().size(); ++i) {
     const StepProblem& p = w.last_problems()[i];
     VecX z = VecX::LinSpaced(p.lcp.size(), 1.0, static_cast<double>(p.lcp.size()));  // distinct values
-    cache.remember(w.last_island_constraints(i), p, z);
+    VecX first_guess;  // names the problem's variables (none remembered yet: zeros)
+    cache.guess(w.last_island_constraints(i), p, first_guess);
+    cache.remember(z);
     remembered.push_back(z);
   }
   cache.end_step();
