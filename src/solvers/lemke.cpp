@@ -2,6 +2,7 @@
 // certificates around the pivoting core (see lemke.hpp for the order of work).
 #include "solvers/lemke.hpp"
 
+#include "solvers/free_rows.hpp"
 #include "solvers/lemke_active_set.hpp"
 #include "solvers/lemke_pivoting.hpp"
 #include "solvers/solver_common.hpp"
@@ -90,9 +91,7 @@ SolverResult LemkeSolver::solve(const LcpProblem& problem, VecX& z) {
     result.seconds = clock.seconds();
     return result;
   }
-  if (!problem.is_pure_lcp())
-    return finish(SolverStatus::Unsupported,
-                  "lemke: Free (bilateral) rows are not supported; eliminate them first (eq. 2.37)");
+  if (!problem.is_pure_lcp()) return solve_mixed(problem, z);
   const int n = problem.size();
   if (n == 0) {
     z.resize(0);
@@ -195,6 +194,41 @@ SolverResult LemkeSolver::solve(const LcpProblem& problem, VecX& z) {
   result.complementarity = best_res.complementarity;
   result.feasibility = best_res.feasibility;
   return finish(first_failure, "lemke:" + log);
+}
+
+// Thesis eqs. 2.37-2.38: the Free rows eliminated, the pure LCP left solved
+// by solve() above, the Free impulses recovered (see lemke.hpp).
+SolverResult LemkeSolver::solve_mixed(const LcpProblem& problem, VecX& z) {
+  const solver_detail::Stopwatch clock;
+  SolverResult result;
+  const int n = problem.size();
+  const solver_detail::FreeRowElimination elim = solver_detail::eliminate_free_rows(problem);
+  if (!elim.ok()) {
+    if (z.size() != n || !z.allFinite()) z = VecX::Zero(n);
+    measure_residuals(problem, z, result);
+    return solver_detail::finish(result, clock, SolverStatus::NumericalFailure,
+                                 "lemke: Free rows not eliminated (eq. 2.37): " + elim.issue);
+  }
+  VecX z_bounded = (z.size() == n && z.allFinite()) ? elim.restrict_to_bounded(z)
+                                                    : VecX::Zero(static_cast<Eigen::Index>(elim.bounded.size()));
+  const SolverResult reduced = solve(elim.reduced, z_bounded);
+  z = elim.expand(z_bounded);
+  measure_residuals(problem, z, result);
+  result.iterations = reduced.iterations;
+  result.regularization_level = reduced.regularization_level;
+  const double threshold = solver_detail::residual_threshold(problem, options_.tolerance);
+  const bool within = result.complementarity <= threshold && result.feasibility <= threshold;
+  const std::string dropped =
+      elim.dropped.empty() ? std::string()
+                           : " (" + std::to_string(elim.dropped.size()) + " dependent Free rows dropped)";
+  if (within) return solver_detail::finish(result, clock, SolverStatus::Solved, {});
+  const SolverStatus status = reduced.ok() ? SolverStatus::NumericalFailure : reduced.status;
+  return solver_detail::finish(result, clock, status,
+                               "lemke: on the Schur complement of the Free rows" + dropped + ": " +
+                                   (reduced.ok() ? std::string("solved, but the MLCP's residual is ") +
+                                                       scientific(std::max(result.complementarity,
+                                                                           result.feasibility))
+                                                 : reduced.message));
 }
 
 std::unique_ptr<LcpSolver> make_lemke_solver(const SolverOptions& options) {

@@ -37,8 +37,12 @@
 // every z >= 0, so no feasible z exists). Lemke's ray supplies such a y when A
 // is copositive-plus (Cottle-Pang-Stone thm 4.4.13); a row i with b_i < 0 and
 // A_i <= 0 is the certificate y = e_i. Otherwise the status is RayTermination.
-// Free (bilateral) rows are Unsupported: the formulation eliminates them
-// first (thesis eq. 2.37).
+// Free (bilateral) rows of an MLCP: eliminated first (thesis eqs. 2.37-2.38,
+// solvers/free_rows.hpp): Lemke solves the Schur complement's pure LCP on the
+// NonNegative rows (warm-started from z's NonNegative entries), the Free rows'
+// impulses follow from their equations, and the residuals are measured on the
+// whole MLCP. A singular A_FF (redundant joints) drops its dependent Free rows
+// (z = 0 there); the residual check says whether that was consistent.
 #pragma once
 
 #include "solvers/lcp.hpp"
@@ -63,6 +67,7 @@ class LemkeSolver final : public LcpSolver {
   static int default_pivot_limit(int n) { return 10 * n + 10; }
 
  private:
+  SolverResult solve_mixed(const LcpProblem& problem, VecX& z);
   SolverOptions options_;
   std::uint64_t perturbation_seed_;
 };

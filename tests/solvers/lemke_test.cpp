@@ -290,15 +290,20 @@ TEST(Lemke, ReportsThePivotLimit) {
   EXPECT_FALSE(r.message.empty());
 }
 
-TEST(Lemke, RejectsFreeRows) {
+TEST(Lemke, FreeRowsThroughTheSchurComplement) {
+  // z_0 free with w_0 = z_0 + z_1 - 1 = 0 and 0 <= z_1 perp w_1 = z_0 + 2 z_1 + 1 >= 0:
+  // z_1 = 0 gives z_0 = 1, w_1 = 2 (z_1 > 0 would need z_0 = 1 - z_1 and w_1 = 2 + z_1 = 0).
   LcpProblem p;
-  p.A = MatX::Identity(2, 2);
-  p.b = -VecX::Ones(2);
-  p.bound = {RowBound::NonNegative, RowBound::Free};
+  p.A.resize(2, 2);
+  p.A << 1, 1, 1, 2;
+  p.b = VecX(2);
+  p.b << -1, 1;
+  p.bound = {RowBound::Free, RowBound::NonNegative};
   VecX z;
   const SolverResult r = solve_lemke(p, z);
-  EXPECT_EQ(r.status, SolverStatus::Unsupported);
-  EXPECT_NE(r.message.find("Free"), std::string::npos);
+  ASSERT_EQ(r.status, SolverStatus::Solved) << r.message;
+  EXPECT_NEAR(z(0), 1.0, 1e-12);
+  EXPECT_NEAR(z(1), 0.0, 1e-12);
 }
 
 TEST(Lemke, SolvesStewartTrinkleContactProblems) {

@@ -6,6 +6,7 @@
 #include "solvers/lcp.hpp"
 
 #include "solvers/lcp_fixtures.hpp"
+#include "solvers/structured_fixtures.hpp"
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
@@ -53,7 +54,9 @@ inline LcpProblem random_spd_mlcp(std::mt19937& rng, int n, int every = 3) {
 // kept as Free rows of the MLCP instead of being eliminated as in eq. 2.37):
 // each a random unit wrench on a random body, w_b = G_b' nu+ = 0 with
 // nu+ = nu_free + M^-1 (G_b p_b + G_n p_n + G_f p_f). The bilateral rows come
-// first; contact_of is shifted accordingly.
+// first; contact_of is shifted accordingly. The factored form (LcpStructure:
+// one Jacobian row per joint row on its body, then structure_of(st) shifted)
+// comes with it, for the solvers that work on the structure.
 inline LcpProblem stewart_trinkle_with_joints(std::mt19937& rng, const StewartTrinkleStep& st, int joints) {
   const int dofs = static_cast<int>(st.Minv.rows());
   MatX Gb = MatX::Zero(dofs, joints);
@@ -85,6 +88,16 @@ inline LcpProblem stewart_trinkle_with_joints(std::mt19937& rng, const StewartTr
     p.role[joints + i] = c.role[i];
     p.contact_of[joints + i] = c.contact_of[i] >= 0 ? joints + c.contact_of[i] : -1;
   }
+  const LcpStructure contact = structure_of(st);
+  for (int j = 0; j < joints; ++j) {
+    JacobianRow r;
+    for (int b = 0; b < st.bodies; ++b)
+      if (!Gb.col(j).segment<6>(6 * b).isZero(0.0)) r.body_a = static_cast<std::uint32_t>(b), r.ja = Gb.col(j).segment<6>(6 * b);
+    p.structure.rows.push_back(r);
+  }
+  p.structure.rows.insert(p.structure.rows.end(), contact.rows.begin(), contact.rows.end());
+  p.structure.inverse_mass = contact.inverse_mass;
+  for (LcpStructure::Entry e : contact.coupling) p.structure.coupling.push_back({e.row + joints, e.col + joints, e.value});
   return p;
 }
 
