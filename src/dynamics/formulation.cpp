@@ -74,6 +74,7 @@ void add_friction_rows(const Contact& contact, int contact_index, int normal_row
   lcp.role[slip] = RowRole::Slip;
   lcp.contact_of[slip] = normal_row;
   out.var_contact[slip] = contact_index;
+  lcp.layout.add(normal_row, first_friction, nd, slip);
 }
 
 void fill_inverse_mass(const std::vector<InverseMass>& minv, LcpStructure& structure) {
@@ -169,6 +170,7 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
   lcp.bound.assign(n, RowBound::NonNegative);
   lcp.role.assign(n, RowRole::Normal);
   lcp.contact_of.assign(n, -1);
+  lcp.layout.clear(n);
 
   // rows: normals first, then friction directions, then slips (eq. 6.1 order)
   std::vector<Vec3> dirs;

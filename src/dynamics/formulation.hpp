@@ -56,7 +56,8 @@ struct FormulationInput {
   double h = 0.0;
   // Assemble the dense LcpProblem::A (false: the structure only, for solvers
   // that work on it; assemble_matrix() in solvers/lcp.hpp builds A later if a
-  // fallback needs it). The PEG formulation always assembles A.
+  // fallback needs it). PEG's rows (eqs. 4.41-4.51) likewise: their C holds
+  // the (R - G)' M^-1 G terms of the slack and secondary rows.
   bool matrix = true;
 };
 

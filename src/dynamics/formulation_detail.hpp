@@ -21,8 +21,8 @@ void fill_delassus(const std::vector<JacobianRow>& rows, int n_rows_with_bodies,
                    const std::vector<InverseMass>& minv, std::size_t body_count, MatX& A);
 
 // One contact's n_d friction rows (first_friction ...) and its slip row (eq.
-// 2.21-2.22): Jacobian rows, directions, roles, contact_of = normal_row and
-// var_contact = contact_index.
+// 2.21-2.22): Jacobian rows, directions, roles, contact_of = normal_row,
+// var_contact = contact_index, and the contact's block in LcpProblem::layout.
 // The couplings (E, -E', U) are the caller's: they differ between formulations.
 void add_friction_rows(const Contact& contact, int contact_index, int normal_row, int first_friction, int slip,
                        int nd, const FormulationInput& in, std::vector<Vec3>& dirs, StepProblem& out);

@@ -154,11 +154,13 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
   LcpStructure& structure = lcp.structure;
   structure.rows.assign(n, JacobianRow{});
   structure.coupling.clear();
-  lcp.A.setZero(n, n);
+  if (in.matrix) lcp.A.setZero(n, n);
+  else lcp.A.resize(0, 0);
   lcp.b.setZero(n);
   lcp.bound.assign(n, RowBound::NonNegative);
   lcp.role.assign(n, RowRole::Normal);
   lcp.contact_of.assign(n, -1);
+  lcp.layout.clear(n);
   std::vector<RowTerms> terms(n);
   // the C of A = G'M^-1G + C while assembling: its entries in the order they
   // are written, summed per (row, column) at the end (CouplingBuilder below)
@@ -250,7 +252,7 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
 
   // G' M^-1 G, then (R - G)' M^-1 G for the rows that measure other sub-contacts
   const std::vector<InverseMass>& minv = *in.inverse_mass;
-  fill_delassus(structure.rows, n_forces, minv, model.bodies.size(), lcp.A);
+  if (in.matrix) fill_delassus(structure.rows, n_forces, minv, model.bodies.size(), lcp.A);
   fill_inverse_mass(minv, structure);
   std::vector<std::vector<std::pair<int, Vec6>>> by_body(model.bodies.size());  // (column, M^-1 g)
   for (int col = 0; col < n_forces; ++col) {
@@ -266,7 +268,8 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
     }
   }
   C.finish(structure.coupling);
-  for (const LcpStructure::Entry& e : structure.coupling) lcp.A(e.row, e.col) += e.value;
+  if (in.matrix)
+    for (const LcpStructure::Entry& e : structure.coupling) lcp.A(e.row, e.col) += e.value;
 
   // b: R' nu* plus the gap terms
   for (int v = 0; v < n; ++v)

@@ -86,9 +86,10 @@ std::vector<int> first_set(const LcpProblem& p, const VecX& z, double move) {
 
 // The pair of bodies a row acts between (slip and slack rows: their contact's
 // normal row's), as one key; rows without bodies are keys of their own.
-std::uint64_t pair_key(const LcpProblem& p, int i) {
-  const int c = solver_detail::contact_of(p, i);
-  const JacobianRow& r = p.structure.rows[static_cast<std::size_t>(c >= 0 ? c : i)];
+std::uint64_t pair_key(const LcpProblem& p, const ContactLayout& layout, int i) {
+  const int k = layout.contact_at.empty() ? -1 : layout.contact_at[static_cast<std::size_t>(i)];
+  const int head = k >= 0 ? layout.contacts[static_cast<std::size_t>(k)].normal : i;
+  const JacobianRow& r = p.structure.rows[static_cast<std::size_t>(head)];
   if (r.body_a == kNoBody && r.body_b == kNoBody) return (std::uint64_t{1} << 63) | static_cast<std::uint64_t>(i);
   const std::uint64_t lo = std::min(r.body_a, r.body_b), hi = std::max(r.body_a, r.body_b);
   return (hi << 32) | lo;
@@ -99,8 +100,8 @@ std::uint64_t pair_key(const LcpProblem& p, int i) {
 // enters. Redundant rows (the corners of a face, the directions of a friction
 // cone, PEG's sub-contacts) share their pair: entering them all at once makes
 // inconsistent sets of dependent rows.
-std::vector<int> violations(const LcpProblem& p, const std::vector<char>& in, const VecX& z, const VecX& w,
-                            double move) {
+std::vector<int> violations(const LcpProblem& p, const ContactLayout& layout, const std::vector<char>& in,
+                            const VecX& z, const VecX& w, double move) {
   std::vector<int> moves;
   std::map<std::uint64_t, int> enter;  // per pair of bodies: its most violated row
   for (int i = 0; i < p.size(); ++i) {
@@ -110,7 +111,7 @@ std::vector<int> violations(const LcpProblem& p, const std::vector<char>& in, co
       continue;
     }
     if (!(w(i) < -move)) continue;
-    auto [it, fresh] = enter.emplace(pair_key(p, i), i);
+    auto [it, fresh] = enter.emplace(pair_key(p, layout, i), i);
     if (!fresh && w(i) < w(it->second)) it->second = i;
   }
   for (const auto& [key, i] : enter) moves.push_back(i);
@@ -168,7 +169,7 @@ SolverResult ActiveSetSolver::solve(const LcpProblem& problem, VecX& z) {
   }
   if (z.size() != n || !z.allFinite()) z = VecX::Zero(n);
   if (std::find(problem.role.begin(), problem.role.end(), RowRole::PegSlack) != problem.role.end()) {
-    // first, and O(n): PEG problems carry the dense A, which this must not read
+    // first, and O(n): a PEG problem may carry the dense A, which this must not read
     result.complementarity = result.feasibility = std::numeric_limits<double>::infinity();
     return finish(SolverStatus::Unsupported,
                   "active-set: PEG's slack rows (thesis 4.7) are left to the chain: their sets are not warm-started");
@@ -202,7 +203,11 @@ SolverResult ActiveSetSolver::solve(const LcpProblem& problem, VecX& z) {
   };
   if (residual_norm(best_res) <= threshold) return accept(best, best_res);  // z = 0: w = b
 
-  const VecX D = active_set_detail::row_scaling(problem, active_set_detail::structure_diagonal(problem));
+  ContactLayout scratch;
+  std::string layout_issue;
+  const ContactLayout* layout = contact_layout(problem, scratch, layout_issue);
+  if (!layout) return finish(SolverStatus::Unsupported, "active-set: " + layout_issue);
+  const VecX D = active_set_detail::row_scaling(problem, *layout, active_set_detail::structure_diagonal(problem));
   std::vector<int> J = first_set(problem, z, move);
   std::vector<char> in(n, 0);
   const int systems = options_.max_iterations > 0 ? options_.max_iterations : kDefaultSystems;
@@ -231,7 +236,7 @@ SolverResult ActiveSetSolver::solve(const LcpProblem& problem, VecX& z) {
     if (residual_norm(best_res) <= target) return accept(best, best_res);
     std::fill(in.begin(), in.end(), 0);
     for (int j : J) in[j] = 1;
-    std::vector<int> moves = violations(problem, in, raw, w, move);
+    std::vector<int> moves = violations(problem, *layout, in, raw, w, move);
     if (moves.empty()) {  // noise-level violations only: the sweeps
       if (residual_norm(best_res) <= kSweepFrom * threshold) {
         polish(*sweeps_, problem, best, best_res);
@@ -239,7 +244,7 @@ SolverResult ActiveSetSolver::solve(const LcpProblem& problem, VecX& z) {
         if (residual_norm(best_res) <= target) return accept(best, best_res);
       }
       // what the sweeps left above the threshold moves rows after all
-      if (residual_norm(best_res) > threshold) moves = violations(problem, in, raw, w, threshold);
+      if (residual_norm(best_res) > threshold) moves = violations(problem, *layout, in, raw, w, threshold);
     }
     if (moves.empty()) {
       why = "no row to move, residual " + scientific(residual_norm(best_res)) + " (threshold " + scientific(threshold) + ") after the sweeps";

@@ -97,7 +97,7 @@ namespace active_set_detail {
 VecX structure_diagonal(const LcpProblem& p);
 
 // The scaling D of the header comment.
-VecX row_scaling(const LcpProblem& p, const VecX& diagonal);
+VecX row_scaling(const LcpProblem& p, const ContactLayout& layout, const VecX& diagonal);
 
 // The reduced system of one active set, factorized. solve() maps the scaled
 // right-hand side -D_J r_J (r: a residual on all n rows) to the correction of

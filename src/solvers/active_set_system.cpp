@@ -49,18 +49,15 @@ VecX structure_diagonal(const LcpProblem& p) {
   return d;
 }
 
-VecX row_scaling(const LcpProblem& p, const VecX& diagonal) {
+VecX row_scaling(const LcpProblem& p, const ContactLayout& layout, const VecX& diagonal) {
   const int n = p.size();
   VecX D = VecX::Ones(n);
   for (int i = 0; i < n; ++i)
     if (diagonal(i) > 0.0) D(i) = 1.0 / std::sqrt(diagonal(i));
   // slip rows (A_ss = 0): their entries are mu and -1 against p_n and p_f, and
   // +1 in the friction rows: D_s = A_nn^1/2 keeps those near one
-  for (int i = 0; i < n; ++i) {
-    const int c = solver_detail::contact_of(p, i);
-    if (!(diagonal(i) > 0.0) && solver_detail::role_of(p, i) == RowRole::Slip && c >= 0 && diagonal(c) > 0.0)
-      D(i) = std::sqrt(diagonal(c));
-  }
+  for (const ContactRows& c : layout.contacts)
+    if (!(diagonal(c.slip) > 0.0) && diagonal(c.normal) > 0.0) D(c.slip) = std::sqrt(diagonal(c.normal));
   return D;
 }
 

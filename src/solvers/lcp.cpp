@@ -27,6 +27,80 @@ std::string_view to_string(SolverStatus s) {
   return "unknown";
 }
 
+const ContactLayout* contact_layout(const LcpProblem& p, ContactLayout& scratch, std::string& why) {
+  const int n = p.size();
+  if (p.layout.rows == n && static_cast<int>(p.layout.contact_at.size()) == n) return &p.layout;
+  scratch.clear(n);
+  why.clear();
+  if (p.role.empty() || p.contact_of.empty()) return &scratch;  // no roles: no contact blocks
+  if (static_cast<int>(p.role.size()) != n || static_cast<int>(p.contact_of.size()) != n) {
+    why = "role or contact_of has the wrong size";
+    return nullptr;
+  }
+  // without slip rows, friction rows are plain rows (no eq. 6.1 blocks)
+  if (std::find(p.role.begin(), p.role.end(), RowRole::Slip) == p.role.end()) return &scratch;
+  auto free_row = [&](int i) { return !p.bound.empty() && p.bound[i] == RowBound::Free; };
+  std::vector<int>& slip_of = scratch.contact_at;  // per Normal row: its slip row, until the blocks are laid out
+  for (int i = 0; i < n; ++i) {
+    const RowRole role = p.role[i];
+    if (role != RowRole::Slip && role != RowRole::Friction) continue;
+    const int c = p.contact_of[i];
+    if (c < 0 || c >= n || p.role[c] != RowRole::Normal) {
+      why = std::string(role == RowRole::Slip ? "slip" : "friction") + " row " + std::to_string(i) +
+            " has no Normal row in contact_of";
+      return nullptr;
+    }
+    if (free_row(i) || free_row(c)) {
+      why = "Free row " + std::to_string(free_row(i) ? i : c) + " in a contact block";
+      return nullptr;
+    }
+    if (role == RowRole::Slip) {
+      if (slip_of[c] >= 0) {
+        why = "two slip rows for normal row " + std::to_string(c);
+        return nullptr;
+      }
+      slip_of[c] = i;
+    }
+  }
+  for (int i = 0; i < n; ++i)
+    if (p.role[i] == RowRole::Friction && slip_of[p.contact_of[i]] < 0) {
+      why = "friction row " + std::to_string(i) + " has no slip row for its contact";
+      return nullptr;
+    }
+  // the blocks in slip-row order (the formulations' order), friction rows in row order
+  std::vector<int> order;  // the Normal rows of the contacts
+  for (int i = 0; i < n; ++i)
+    if (p.role[i] == RowRole::Slip) order.push_back(p.contact_of[i]);
+  std::vector<int> index(n, -1);
+  scratch.contacts.resize(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    index[order[k]] = static_cast<int>(k);
+    scratch.contacts[k].normal = order[k];
+    scratch.contacts[k].slip = slip_of[order[k]];
+  }
+  std::vector<int> count(order.size() + 1, 0);
+  for (int i = 0; i < n; ++i)
+    if (p.role[i] == RowRole::Friction) ++count[index[p.contact_of[i]] + 1];
+  for (std::size_t k = 0; k < order.size(); ++k) count[k + 1] += count[k];
+  scratch.friction.assign(static_cast<std::size_t>(count.back()), -1);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    scratch.contacts[k].friction_begin = count[k];
+    scratch.contacts[k].friction_end = count[k];
+  }
+  for (int i = 0; i < n; ++i)
+    if (p.role[i] == RowRole::Friction) {
+      ContactRows& c = scratch.contacts[index[p.contact_of[i]]];
+      scratch.friction[c.friction_end++] = i;
+    }
+  std::fill(scratch.contact_at.begin(), scratch.contact_at.end(), -1);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const ContactRows& c = scratch.contacts[k];
+    scratch.contact_at[c.normal] = scratch.contact_at[c.slip] = static_cast<int>(k);
+    for (int f = c.friction_begin; f < c.friction_end; ++f) scratch.contact_at[scratch.friction[f]] = static_cast<int>(k);
+  }
+  return &scratch;
+}
+
 namespace solver_detail {
 
 bool is_free(const LcpProblem& problem, int i) {
@@ -35,10 +109,6 @@ bool is_free(const LcpProblem& problem, int i) {
 
 RowRole role_of(const LcpProblem& problem, int i) {
   return problem.role.empty() ? RowRole::Other : problem.role[i];
-}
-
-int contact_of(const LcpProblem& problem, int i) {
-  return problem.contact_of.empty() ? -1 : problem.contact_of[i];
 }
 
 void residuals_from_w(const LcpProblem& problem, const VecX& z, const VecX& w,

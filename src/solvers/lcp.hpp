@@ -3,8 +3,10 @@
 // Problem: find z with w = A z + b and, row by row,
 //   NonNegative rows:  0 <= z_i  perp  w_i >= 0     (unilateral, friction, slip)
 //   Free rows:         z_i free,  w_i = 0           (bilateral rows of an MLCP)
-// The role of each row says where it came from, so solvers that exploit the
-// Stewart-Trinkle structure (thesis eq. 2.34 / 6.1) can find their blocks.
+// The role of each row says where it came from; the formulations also emit
+// the problem's blocks (ContactLayout: each frictional contact's rows, thesis
+// eq. 6.1) and its factored form (LcpStructure), which the solvers that
+// exploit the Stewart-Trinkle structure read directly.
 #pragma once
 
 #include "math/types.hpp"
@@ -58,6 +60,50 @@ struct LcpStructure {
   bool empty() const { return rows.empty(); }
 };
 
+// The contact blocks of eq. 6.1, as the formulation lays them out: per
+// frictional contact its Normal row (the one its friction is coupled to by U),
+// its Friction rows (n_d of them, in ContactLayout::friction) and its Slip
+// row. Frictionless contacts, PEG's slack rows and bilateral rows are in no
+// block. Solvers read the blocks from here instead of scanning the rows.
+struct ContactRows {
+  int normal = -1;
+  int slip = -1;
+  int friction_begin = 0;  // the contact's Friction rows: friction[friction_begin, friction_end)
+  int friction_end = 0;
+};
+
+struct ContactLayout {
+  std::vector<ContactRows> contacts;  // in the order the formulation emitted them
+  std::vector<int> friction;          // Friction rows, grouped by contact
+  std::vector<int> contact_at;        // per row: its contact (Normal, Friction, Slip rows), -1 for the rest
+  // Rows the layout describes: LcpProblem::size() when the formulation filled it;
+  // anything else (0: a problem given as matrices and roles) means "derive it"
+  // (contact_layout() below).
+  int rows = 0;
+
+  void clear(int n) {
+    contacts.clear();
+    friction.clear();
+    contact_at.assign(static_cast<std::size_t>(n), -1);
+    rows = n;
+  }
+  // Appends a contact whose Friction rows are first_friction .. first_friction + directions - 1.
+  void add(int normal, int first_friction, int directions, int slip) {
+    const int index = static_cast<int>(contacts.size());
+    ContactRows c;
+    c.normal = normal;
+    c.slip = slip;
+    c.friction_begin = static_cast<int>(friction.size());
+    for (int k = 0; k < directions; ++k) {
+      friction.push_back(first_friction + k);
+      contact_at[static_cast<std::size_t>(first_friction + k)] = index;
+    }
+    c.friction_end = static_cast<int>(friction.size());
+    contact_at[static_cast<std::size_t>(normal)] = contact_at[static_cast<std::size_t>(slip)] = index;
+    contacts.push_back(c);
+  }
+};
+
 struct LcpProblem {
   MatX A;
   VecX b;
@@ -69,6 +115,9 @@ struct LcpProblem {
   std::vector<int> contact_of;
   // A's factored form (filled by the formulations; A is filled as well).
   LcpStructure structure;
+  // The contact blocks (filled by the formulations; for a problem given by
+  // role and contact_of alone, contact_layout() derives them).
+  ContactLayout layout;
 
   int size() const { return static_cast<int>(b.size()); }
   bool is_pure_lcp() const;  // no Free rows
@@ -119,6 +168,12 @@ class LcpSolver {
   virtual bool needs_matrix() const { return true; }
 };
 
+// The contact blocks of p: p.layout when the formulation filled it, or else
+// derived into `scratch` from role and contact_of (a slip row names its
+// Normal row, each friction row the Normal row of a contact with a slip row).
+// nullptr when the roles do not have the form of eq. 6.1; `why` says where.
+const ContactLayout* contact_layout(const LcpProblem& p, ContactLayout& scratch, std::string& why);
+
 // Residuals of z for a problem, as defined on SolverResult (through A, or
 // through the structure when the problem has no matrix).
 void measure_residuals(const LcpProblem& problem, const VecX& z, SolverResult& result);
@@ -128,7 +183,7 @@ void measure_residuals(const LcpProblem& problem, const VecX& z, SolverResult& r
 VecX complementarity_w(const LcpProblem& problem, const VecX& z);
 
 // The same through the structure even when A is filled: O(n + nnz(C))
-// instead of O(n^2) (the active-set solver's products; PEG problems carry both).
+// instead of O(n^2) (the active-set solver's products on problems that carry both).
 VecX structure_w(const LcpProblem& problem, const VecX& z);
 
 // Fills A = G' M^-1 G + C from the structure (a structure-only problem handed

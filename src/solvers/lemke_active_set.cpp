@@ -101,26 +101,25 @@ std::vector<int> guess_active_set(const LcpProblem& p, const VecX& z) {
   const double cut = kNoiseImpulse * z.maxCoeff();
   for (int i = 0; i < n; ++i)
     if (z(i) > cut) J.push_back(i);
-  if (p.role.empty() || p.contact_of.empty()) return J;
-  std::vector<int> slip_of_normal(n, -1);
+  ContactLayout scratch;
+  std::string why;
+  const ContactLayout* layout = contact_layout(p, scratch, why);
+  if (!layout) return J;
   bool sliding = false;
-  for (int i = 0; i < n; ++i)
-    if (p.role[i] == RowRole::Slip && z(i) > cut && p.contact_of[i] >= 0) {
-      slip_of_normal[p.contact_of[i]] = i;
-      sliding = true;
-    }
+  for (const ContactRows& c : layout->contacts) sliding = sliding || z(c.slip) > cut;
   if (!sliding) return J;
-  std::vector<int> least(n, -1);  // per normal row: friction row of least w, -1 if any p_f > 0
-  std::vector<char> has_impulse(n, 0);
   const VecX w = complementarity_w(p, z);  // through A, or the structure (active_set.hpp)
-  for (int f = 0; f < n; ++f) {
-    const int c = p.contact_of[f];
-    if (p.role[f] != RowRole::Friction || c < 0 || slip_of_normal[c] < 0) continue;
-    if (z(f) > cut) has_impulse[c] = 1;
-    if (least[c] < 0 || w(f) < w(least[c])) least[c] = f;
+  for (const ContactRows& c : layout->contacts) {
+    if (!(z(c.slip) > cut) || c.friction_begin == c.friction_end) continue;
+    int least = -1;  // the friction row of least w, unless some p_f > 0
+    bool impulse = false;
+    for (int k = c.friction_begin; k < c.friction_end; ++k) {
+      const int f = layout->friction[static_cast<std::size_t>(k)];
+      impulse = impulse || z(f) > cut;
+      if (least < 0 || w(f) < w(least)) least = f;
+    }
+    if (!impulse) J.push_back(least);
   }
-  for (int c = 0; c < n; ++c)
-    if (least[c] >= 0 && !has_impulse[c]) J.push_back(least[c]);
   std::sort(J.begin(), J.end());
   return J;
 }
@@ -141,7 +140,11 @@ Refined refine_active_set(const LcpProblem& p, const VecX& D, std::vector<int> J
   };
   if (consider(best.z, best.residuals)) return best;
   std::vector<char> in(n, 0);
-  std::vector<int> enter(n, -1);  // per contact (normal row): its friction row entering
+  ContactLayout scratch;
+  std::string why;
+  const ContactLayout* layout = contact_layout(p, scratch, why);
+  if (!layout) layout = &scratch;  // no eq. 6.1 blocks: every row moves on its own
+  std::vector<int> enter(layout->contacts.size(), -1);  // per contact: its friction row entering
   std::vector<int> moves;
   VecX z, zc, w;
   const double structural = kStructural * threshold;
@@ -167,15 +170,15 @@ Refined refine_active_set(const LcpProblem& p, const VecX& D, std::vector<int> J
     std::fill(enter.begin(), enter.end(), -1);
     for (int i = 0; i < n; ++i) {
       if (in[i] || !(w(i) < -structural)) continue;
-      const int c = solver_detail::contact_of(p, i);
+      const int c = layout->contact_at.empty() ? -1 : layout->contact_at[static_cast<std::size_t>(i)];
       if (solver_detail::role_of(p, i) == RowRole::Friction && c >= 0) {
         if (enter[c] < 0 || w(i) < w(enter[c])) enter[c] = i;
       } else {
         moves.push_back(i);
       }
     }
-    for (int c = 0; c < n; ++c)
-      if (enter[c] >= 0) moves.push_back(enter[c]);
+    for (int e : enter)
+      if (e >= 0) moves.push_back(e);
     if (moves.empty()) break;
     for (int i : moves) in[i] = !in[i];
     J.clear();

@@ -31,36 +31,39 @@ bool solve_small_lcp(const MatX& M, const VecX& q, VecX& z) {
 
 BlockSweeper::BlockSweeper(const LcpProblem& p) : p_(p) {
   const int n = p.size();
-  std::vector<std::vector<int>> members(n);  // per head row: its friction and slip rows
-  std::vector<char> member(n, 0);
+  ContactLayout scratch;
+  std::string why;
+  const ContactLayout* layout = contact_layout(p, scratch, why);
+  if (!layout) layout = &scratch;  // roles without eq. 6.1's form: every row on its own
+  starts_.push_back(0);
   for (int i = 0; i < n; ++i) {
-    const RowRole role = solver_detail::role_of(p, i);
-    const int c = solver_detail::contact_of(p, i);
-    if ((role == RowRole::Friction || role == RowRole::Slip) && c >= 0 && c != i) {
-      members[c].push_back(i);
-      member[i] = 1;
-    }
-  }
-  for (int i = 0; i < n; ++i) {
-    if (member[i]) continue;
-    if (!members[i].empty()) {
-      std::vector<int> block{i};
-      block.insert(block.end(), members[i].begin(), members[i].end());
-      blocks_.push_back(std::move(block));
+    const int k = layout->contact_at.empty() ? -1 : layout->contact_at[static_cast<std::size_t>(i)];
+    if (k >= 0) {
+      const ContactRows& c = layout->contacts[static_cast<std::size_t>(k)];
+      if (i != c.normal) continue;  // a member row: swept with its contact's block
+      rows_.push_back(c.normal);
+      rows_.insert(rows_.end(), layout->friction.begin() + c.friction_begin, layout->friction.begin() + c.friction_end);
+      rows_.push_back(c.slip);
     } else if (p.A(i, i) > 0.0) {
-      blocks_.push_back({i});
+      rows_.push_back(i);
+    } else {
+      continue;
     }
+    starts_.push_back(static_cast<int>(rows_.size()));
   }
 }
 
 void BlockSweeper::sweep(VecX& z, VecX& w, double skip_below) const {
   MatX Mb;
   VecX qb, zb;
-  for (const std::vector<int>& block : blocks_) {
-    const int k = static_cast<int>(block.size());
+  for (std::size_t b = 0; b + 1 < starts_.size(); ++b) {
+    const int* block = rows_.data() + starts_[b];
+    const int k = starts_[b + 1] - starts_[b];
     double violation = 0.0;
-    for (int i : block)
+    for (int r = 0; r < k; ++r) {
+      const int i = block[r];
       violation = std::max({violation, -z(i), -w(i), std::abs(std::min(z(i), w(i)))});
+    }
     if (violation <= skip_below) continue;
     if (k == 1) {
       const int i = block[0];

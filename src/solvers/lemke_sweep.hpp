@@ -9,8 +9,8 @@
 // noise-level violations: mostly friction rows with w_f ~ -1e-10 (tangential
 // velocities left by the gap terms), and cones of nearly unloaded contacts.
 // Those are local, and a few block Gauss-Seidel sweeps remove them:
-//   - a Stewart-Trinkle contact (its normal row, friction rows and slip row,
-//     found through role and contact_of) is one block: with the rest of z
+//   - a Stewart-Trinkle contact (its normal row, friction rows and slip row:
+//     a block of LcpProblem::layout, contact_layout()) is one block: with the rest of z
 //     fixed, its small LCP (M = A_bb, q = w_b - A_bb z_b) is solved exactly
 //     by Lemke's method (all of eq. 2.21 for the contact at once: row-wise
 //     sweeps converge slowly on the n_d rank-2 friction rows);
@@ -34,7 +34,8 @@ class BlockSweeper {
 
  private:
   const LcpProblem& p_;
-  std::vector<std::vector<int>> blocks_;
+  std::vector<int> rows_;    // the blocks' rows, block after block
+  std::vector<int> starts_;  // block k: rows_[starts_[k] .. starts_[k + 1])
 };
 
 // A small LCP (M, q) solved by Lemke's method after equilibration; false when

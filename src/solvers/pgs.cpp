@@ -14,7 +14,6 @@ namespace {
 
 using pgs_detail::ContactBlock;
 using pgs_detail::Schedule;
-using solver_detail::contact_of;
 using solver_detail::is_free;
 using solver_detail::role_of;
 
@@ -251,37 +250,20 @@ namespace pgs_detail {
 std::string dense_contact_blocks(const LcpProblem& p, Schedule& s) { return check_dense_contacts(p, s); }
 
 std::string find_contacts(const LcpProblem& p, Schedule& s) {
-  const int n = p.size();
+  std::string why;
+  const ContactLayout* layout = contact_layout(p, s.layout, why);
+  if (!layout) return why;
   s.order.clear();
-  s.contact_of_slip.assign(n, -1);
-  std::vector<int>& contact_at_normal = s.scratch;
-  contact_at_normal.assign(n, -1);
-  std::size_t used = 0;  // ContactBlocks are reused, keeping their storage
-  for (int i = 0; i < n; ++i) {
-    if (role_of(p, i) != RowRole::Slip) continue;
-    const int c = contact_of(p, i);
-    if (c < 0 || role_of(p, c) != RowRole::Normal)
-      return "slip row " + std::to_string(i) + " has no Normal row in contact_of";
-    if (contact_at_normal[c] >= 0) return "two slip rows for normal row " + std::to_string(c);
-    if (is_free(p, c) || is_free(p, i)) return "Free row in a contact block";
-    contact_at_normal[c] = s.contact_of_slip[i] = static_cast<int>(used);
-    if (used == s.contacts.size()) s.contacts.emplace_back();
-    ContactBlock& b = s.contacts[used++];
-    b.normal = c;
-    b.slip = i;
+  s.contact_of_slip.assign(static_cast<std::size_t>(p.size()), -1);
+  s.contacts.resize(layout->contacts.size());  // ContactBlocks are reused, keeping their storage
+  for (std::size_t k = 0; k < layout->contacts.size(); ++k) {
+    const ContactRows& c = layout->contacts[k];
+    ContactBlock& b = s.contacts[k];
+    b.normal = c.normal;
+    b.slip = c.slip;
     b.mu = 0.0;
-    b.friction.clear();
-  }
-  s.contacts.resize(used);
-  for (int i = 0; i < n; ++i) {
-    if (role_of(p, i) != RowRole::Friction) continue;
-    const int c = contact_of(p, i);
-    if (used > 0 && (c < 0 || contact_at_normal[c] < 0))
-      return "friction row " + std::to_string(i) + " has no slip row for its contact";
-    if (c >= 0 && contact_at_normal[c] >= 0) {
-      if (is_free(p, i)) return "Free friction row " + std::to_string(i);
-      s.contacts[contact_at_normal[c]].friction.push_back(i);
-    }
+    b.friction.assign(layout->friction.begin() + c.friction_begin, layout->friction.begin() + c.friction_end);
+    s.contact_of_slip[static_cast<std::size_t>(c.slip)] = static_cast<int>(k);
   }
   return {};
 }

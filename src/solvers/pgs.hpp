@@ -7,7 +7,7 @@
 //   z_i <- max(0, z_i - lambda w_i / A_ii)          (eq. 2.46; no max on Free rows)
 // which needs A_ii > 0: a zero diagonal is Unsupported.
 //
-// Stewart-Trinkle contacts (eq. 6.1; rows found through role and contact_of):
+// Stewart-Trinkle contacts (eq. 6.1; the blocks of LcpProblem::layout):
 // the slip rows have A_ss = 0, so s is not swept. Per contact:
 //   1. p_n by its own row, projected at 0 (eq. 2.46);
 //   2. with p_n fixed, p_f solves the friction block
@@ -156,10 +156,11 @@ struct Schedule {
   std::vector<ContactBlock> contacts;
   std::vector<int> contact_of_slip;  // per row: its contact for slip rows, else -1
   std::vector<int> scratch;
+  ContactLayout layout;  // derived blocks, for problems without LcpProblem::layout
 };
 
-// The contacts of eq. 6.1 from role and contact_of (slip row -> normal row,
-// friction rows by contact). Empty string, or why the problem is outside PGS.
+// The contacts of eq. 6.1 from the problem's contact blocks (contact_layout()
+// in lcp.hpp). Empty string, or why the problem is outside PGS.
 std::string find_contacts(const LcpProblem& p, Schedule& s);
 
 // After find_contacts, on the dense A: checks the eq. 6.1 slip rows and

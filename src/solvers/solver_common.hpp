@@ -57,7 +57,6 @@ bool check_problem(const LcpProblem& problem, std::string_view solver, SolverRes
 
 bool is_free(const LcpProblem& problem, int i);
 RowRole role_of(const LcpProblem& problem, int i);
-int contact_of(const LcpProblem& problem, int i);
 
 class Stopwatch {
  public:

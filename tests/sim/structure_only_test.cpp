@@ -27,10 +27,10 @@ struct Pair {
   LcpProblem dense, structured;
 };
 
-Pair problems_after(int steps) {
+Pair problems_after(int steps, const char* scene = "box-stack-3d") {
   Pair out;
   for (const char* solver : {"lemke", "pgs"}) {
-    World w = test::load_world("box-stack-3d");
+    World w = test::load_world(scene);
     w.set_solver("lemke");  // the same trajectory for both
     for (int i = 0; i < steps; ++i) w.step();
     w.set_solver(solver);
@@ -67,6 +67,19 @@ TEST(StructureOnly, WThroughTheStructureEqualsAzPlusB) {
   measure_residuals(p.dense, z, a);
   measure_residuals(p.structured, z, b);
   EXPECT_NEAR(a.complementarity, b.complementarity, kTol * (1.0 + a.complementarity));
+}
+
+TEST(StructureOnly, PegProblemsSkipTheMatrixToo) {
+  // the pyramid under PEG (its scene's model): I- and X-constraints, their c
+  // and d slack rows (eqs. 4.41-4.51), whose (R - G)' M^-1 G terms are in C
+  Pair p = problems_after(60, "pyramid-10");
+  ASSERT_TRUE(p.dense.has_matrix());
+  EXPECT_FALSE(p.structured.has_matrix());
+  ASSERT_NE(std::find(p.dense.role.begin(), p.dense.role.end(), RowRole::PegSlack), p.dense.role.end());
+  ASSERT_EQ(p.structured.size(), p.dense.size());
+  EXPECT_EQ(p.structured.b, p.dense.b);
+  assemble_matrix(p.structured);
+  EXPECT_LT((p.structured.A - p.dense.A).cwiseAbs().maxCoeff(), kTol * (1.0 + p.dense.A.cwiseAbs().maxCoeff()));
 }
 
 TEST(StructureOnly, PgsEscalatingToPathGetsTheMatrix) {
