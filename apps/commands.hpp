@@ -80,6 +80,8 @@ int plot_command(const PlotArgs& args);
 int replay_command(const ReplayArgs& args);
 int experiment_command(const ExperimentArgs& args);
 int bench_command(const BenchArgs& args);
+// `python3 -m pegsim_sweep ARGS` (sweep_command.cpp, docs/sweeps.md); its exit status
+int sweep_command(const std::vector<std::string>& args);
 
 // The built-in default scene (scenes/box-stack-3d.yaml, compiled in).
 const char* builtin_scene_text();

@@ -86,6 +86,12 @@ int main(int argc, char** argv) {
   replay_cmd->add_flag("--no-open", replay.no_open, "do not open the page");
   replay_cmd->add_option("--max-contacts", replay.max_contacts, "leave contacts out above this many");
 
+  CLI::App* sweep_cmd = app.add_subcommand(
+      "sweep", "a parameter study on Dask distributed (docs/sweeps.md): pegsim sweep STUDY.yaml [--workers N | "
+               "--scheduler ADDRESS] [--out DIR] [--fresh] [--record] [--no-plots] [--check]; --help lists all");
+  sweep_cmd->prefix_command();  // every argument goes to python3 -m pegsim_sweep, which parses them
+  sweep_cmd->set_help_flag();
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run_cmd) return pegsim::cli::run_command(run);
@@ -95,6 +101,7 @@ int main(int argc, char** argv) {
     if (*gen_cmd) return pegsim::cli::gen_problems_command(gen);
     if (*plot_cmd) return pegsim::cli::plot_command(plot);
     if (*replay_cmd) return pegsim::cli::replay_command(replay);
+    if (*sweep_cmd) return pegsim::cli::sweep_command(sweep_cmd->remaining());
   } catch (const std::exception& e) {
     std::cerr << "pegsim: error: " << e.what() << "\n";
     return 1;
