@@ -55,6 +55,14 @@ int main(int argc, char** argv) {
   exp_cmd->add_flag("--list", exp.list, "list the experiments");
   exp_cmd->add_option("--capture", exp.capture, "pour experiments: capture one pour's problems to FILE, nothing else");
   exp_cmd->add_option("--capture-every", exp.capture_every, "capture one step in N")->check(CLI::PositiveNumber);
+  auto* workers_opt = exp_cmd->add_option("--workers", exp.workers,
+      "run the experiment's runs on a local Dask cluster of N worker processes (docs/sweeps.md); "
+      "the files are those of a run in one process")->check(CLI::PositiveNumber);
+  exp_cmd->add_option("--scheduler", exp.scheduler, "run them on an existing Dask cluster (tcp://HOST:8786)")
+      ->excludes(workers_opt);
+  exp_cmd->add_option("--run", exp.run, "only the K-th run (0-based), its rows only: one worker's share")
+      ->check(CLI::NonNegativeNumber);
+  exp_cmd->add_flag("--count-runs", exp.count_runs, "print the number of runs (runs: N), simulate nothing");
 
   pegsim::cli::SolveBenchArgs sb;
   CLI::App* sb_cmd = app.add_subcommand("solve-bench", "every solver on captured problems; performance profiles");
