@@ -7,7 +7,7 @@ seed gives the same scene on every worker.
 pile-3d: `count` convex polyhedra, each the hull of ten points uniform in
 [-size/2, size/2]^3 (the bodies of thesis 5.2.4's box of polyhedra), stacked
 in a column above the ground, one every `spacing` m, each shifted sideways by
-up to `jitter` m, dropped together.
+up to `jitter` m, dropped together; contact distance eps = size / 10.
 pile-2d: the same with convex polygons (thesis 5.2.3's bodies) in the plane.
 """
 
@@ -44,6 +44,9 @@ def _pile(seed, dimension, count, size, spacing, jitter, friction):
     rng = random.Random(seed)
     scene = pegsim.Scene(dimension=dimension, name=f"pile-{dimension}d-seed{seed}")
     scene.set_friction("default", "default", friction)
+    # contact distance: a tenth of a body (5 cm by default), so that a body falling at up to eps / h (5 m/s at
+    # h = 0.01 s) is caught before it passes into another; a grid's eps overrides it
+    scene.eps = size / 10
     normal = [0, 1] if dimension == 2 else [0, 0, 1]
     scene.add_body(pegsim.half_space(normal, 0.0), static=True, name="ground")
     for k in range(count):

@@ -34,6 +34,20 @@ grid:
 """
 
 
+def kill_study_text(scenes):
+    # 8 PEG runs of 1000 and 2000 steps of the 2D stack (about 0.1 s each; the standard model's are 50 times
+    # slower there): the scheduler hands every worker its share at once, so when the first row arrives the
+    # other worker still holds runs
+    return f"""scenes:
+  - file: {scenes / "box-stack-2d.yaml"}
+grid:
+  model: peg
+  friction: [0.2, 0.4, 0.6, 0.8]
+  h: [0.002, 0.001]
+  duration: 2.0
+"""
+
+
 def write_study(tmp_path, text):
     path = tmp_path / "study.yaml"
     path.write_text(text)
@@ -73,7 +87,7 @@ def test_two_workers_equal_serial(tmp_path, scenes):
 def test_killed_worker_loses_no_run(tmp_path, scenes):
     import dask
 
-    study_file = write_study(tmp_path, study_text(scenes).replace("duration: 0.1", "duration: 0.3"))
+    study_file = write_study(tmp_path, kill_study_text(scenes))
     serial = serial_rows(study_file, tmp_path)
     with dask.config.set({"distributed.scheduler.allowed-failures": 3}):
         cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
@@ -103,7 +117,7 @@ def test_killed_worker_loses_no_run(tmp_path, scenes):
     assert killed, "no worker was busy when a row arrived: the test killed nothing"
     assert killed[0] not in pids_after  # that process is gone (the nanny started another)
     rows = rows_of(tmp_path / "killed")
-    assert [r["status"] for r in rows] == ["ok"] * 12
+    assert [r["status"] for r in rows] == ["ok"] * 8
     assert without_timing(rows) == without_timing(serial)
 
 
