@@ -231,3 +231,19 @@ def test_existing_cluster_by_scheduler_address(tmp_path, scenes):
                 process.wait(timeout=30)
         logs.close()
     assert without_timing(rows_of(tmp_path / "remote")) == without_timing(serial)
+
+
+def test_recordings_hold_each_run(tmp_path, scenes):
+    # record: true writes one HDF5 recording per run; it holds that run's steps (row 0: the start)
+    study = write_study(tmp_path, f"""scenes:
+  - file: {scenes / "box-stack-2d.yaml"}
+grid:
+  h: [0.01, 0.005]
+  duration: 0.1
+record: true
+""")
+    pegsim.sweep(study, tmp_path / "out", workers=0, plots=False, progress=False)
+    for row in rows_of(tmp_path / "out"):
+        recording = pegsim.read_recording(row["recording"])
+        assert recording.step[-1] == int(row["steps"]) == round(0.1 / float(row["h"]))
+        assert recording.h == float(row["h"])
