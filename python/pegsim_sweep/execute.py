@@ -64,7 +64,7 @@ def _module_path():
     return [str(here), str(pathlib.Path(pegsim.__file__).resolve().parent)]
 
 
-def _local_client(workers, retries):
+def local_client(workers, retries):
     import dask
     from distributed import Client, LocalCluster
 
@@ -150,7 +150,7 @@ def sweep(study, out=None, *, workers=None, scheduler=None, client=None, resume=
 
                 client = own = Client(scheduler)
             elif client is None:
-                client, cluster = _local_client(workers or os.cpu_count() or 1, study.retries)
+                client, cluster = local_client(workers or os.cpu_count() or 1, study.retries)
                 own = (client, cluster)
             _run_on_dask(client, todo, study.retries, arrived)
     finally:

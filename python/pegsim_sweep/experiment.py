@@ -24,7 +24,7 @@ import shutil
 import subprocess
 import sys
 
-from .execute import Progress, _local_client
+from .execute import Progress, local_client
 
 
 class ExperimentError(RuntimeError):
@@ -92,7 +92,7 @@ def run_experiment(name, out, cli, *, quick=False, workers=None, scheduler=None,
 
             client = own = Client(scheduler)
         elif client is None:
-            client, cluster = _local_client(workers or os.cpu_count() or 1, 2)
+            client, cluster = local_client(workers or os.cpu_count() or 1, 2)
             own = (client, cluster)
         from distributed import as_completed
 
