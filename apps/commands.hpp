@@ -46,6 +46,10 @@ struct ExperimentArgs {
   bool list = false;
   std::string capture;    // box-of-polygons/-polyhedra: capture one pour's problems instead
   int capture_every = 1;
+  int workers = -1;       // >= 1: the runs on a local Dask cluster of that many workers (docs/sweeps.md)
+  std::string scheduler;  // or on an existing Dask cluster
+  long run = -1;          // >= 0: only this run (a worker's share of --workers)
+  bool count_runs = false;  // print the number of runs, simulate nothing
 };
 
 // pegsim solve-bench / gen-problems (docs/solve-bench.md)
@@ -80,6 +84,10 @@ int plot_command(const PlotArgs& args);
 int replay_command(const ReplayArgs& args);
 int experiment_command(const ExperimentArgs& args);
 int bench_command(const BenchArgs& args);
+// `python3 -m MODULE ARGS` for MODULE in the package pegsim_sweep (sweep_command.cpp, docs/sweeps.md),
+// with the built module's folder on PYTHONPATH; its exit status
+int run_sweep_module(const std::string& module, const std::vector<std::string>& args);
+int sweep_command(const std::vector<std::string>& args);
 
 // The built-in default scene (scenes/box-stack-3d.yaml, compiled in).
 const char* builtin_scene_text();

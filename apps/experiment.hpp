@@ -58,12 +58,13 @@ class Csv {
   Csv& operator<<(const std::string& value);
   Csv& operator<<(const char* value) { return *this << std::string(value); }
   Csv& step_size(double h);  // a time step or sweep parameter, shortest form (%g)
-  void end_row();
+  void end_row();  // writes the row, unless it belongs to a run this process does not run (below)
 
  private:
   void separator();
   std::FILE* file_ = nullptr;
   std::filesystem::path path_;
+  std::string row_;  // the row being written
   bool row_started_ = false;
 };
 
@@ -77,6 +78,19 @@ struct Outcome {
   long solver_failures = 0, solver_recoveries = 0;
 };
 
+// Runs split over processes (`pegsim experiment NAME --workers N`, python/pegsim_sweep/experiment.py).
+// Every simulate() call is one run, numbered 0, 1, ... in call order, which is
+// the same in every process. A CSV row belongs to the run of the latest
+// simulate() call (rows written before the first: to run 0), as every
+// experiment writes a run's rows during and right after it. With
+// select_runs(k), only run k (and the runs marked RunHooks::shared, whose
+// results later runs use) is simulated, and only run k's rows are written:
+// concatenating the rows of processes 0, 1, ... gives the serial files byte
+// for byte. count_only: nothing is simulated or written but the headers;
+// runs_started() then counts the runs.
+void select_runs(long only, bool count_only);
+long runs_started();
+
 // One run: `scene` under `kind` with time step h (and contact distance eps if
 // eps > 0), for `steps` steps. `before` runs before each step, `after` after it
 // (with the step's report). A model that is not available in the scene's
@@ -85,6 +99,7 @@ struct Outcome {
 struct RunHooks {
   std::function<void(World&)> before;
   std::function<void(World&, const StepReport&)> after;
+  bool shared = false;  // later runs use its results: simulated by every process of a split experiment
 };
 Outcome simulate(const Scene& scene, ContactModelKind kind, double h, double eps, long steps,
                  const RunHooks& hooks);

@@ -33,7 +33,25 @@ void plot(const Definition& d, const fs::path& dir) {
                 script.c_str(), status);
 }
 
+// --workers / --scheduler: python3 -m pegsim_sweep.experiment runs `pegsim experiment NAME --run K` for
+// every run K on Dask and joins their files (python/pegsim_sweep/experiment.py)
+void run_on_dask(const Definition& d, const fs::path& dir, const ExperimentArgs& args) {
+  std::vector<std::string> argv{d.name, "--out", dir.string(), "--cli", fs::read_symlink("/proc/self/exe").string()};
+  if (args.workers > 0) argv.insert(argv.end(), {"--workers", std::to_string(args.workers)});
+  if (!args.scheduler.empty()) argv.insert(argv.end(), {"--scheduler", args.scheduler});
+  if (args.quick) argv.push_back("--quick");
+  std::printf("pegsim experiment %s%s: %s\n  -> %s (on Dask)\n", d.name, args.quick ? " (quick)" : "", d.summary,
+              dir.c_str());
+  std::fflush(stdout);
+  const int status = run_sweep_module("pegsim_sweep.experiment", argv);
+  if (status != 0)
+    throw std::runtime_error("pegsim experiment " + std::string(d.name) + " on Dask: exit status " +
+                             std::to_string(status));
+  if (!args.no_plots) plot(d, dir);
+}
+
 void run_one(const Definition& d, const fs::path& dir, const ExperimentArgs& args) {
+  if (args.workers > 0 || !args.scheduler.empty()) return run_on_dask(d, dir, args);
   fs::create_directories(dir);
   Context ctx;
   ctx.out = dir;
@@ -41,6 +59,13 @@ void run_one(const Definition& d, const fs::path& dir, const ExperimentArgs& arg
   ctx.scenes = fs::path(PEGSIM_SOURCE_DIR) / "scenes";
   std::printf("pegsim experiment %s%s: %s\n  -> %s\n", d.name, args.quick ? " (quick)" : "", d.summary,
               dir.c_str());
+  if (args.count_runs || args.run >= 0) {  // a worker's share (or the count) of a split experiment
+    experiment::select_runs(args.run, args.count_runs);
+    d.run(ctx);
+    if (args.count_runs) std::printf("runs: %ld\n", experiment::runs_started());
+    experiment::select_runs(-1, false);
+    return;
+  }
   const auto start = std::chrono::steady_clock::now();
   d.run(ctx);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -61,6 +86,8 @@ int experiment_command(const ExperimentArgs& args) {
       throw std::invalid_argument("--capture: only box-of-polygons and box-of-polyhedra capture their problems");
     return 0;
   }
+  if ((args.count_runs || args.run >= 0) && (args.name == "all" || args.workers > 0 || !args.scheduler.empty()))
+    throw std::invalid_argument("--run and --count-runs take one experiment, without --workers or --scheduler");
   if (args.name == "all") {
     const fs::path base = args.out.empty() ? fs::path("experiments") : fs::path(args.out);
     for (const Definition& d : experiment::definitions()) run_one(d, base / d.name, args);

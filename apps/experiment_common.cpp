@@ -28,13 +28,34 @@ std::string format_h(double h) {
   return buf;
 }
 
+// ---- runs split over processes -----------------------------------------------
+
+namespace {
+
+struct RunSelection {
+  long only = -1;      // the one run simulated and written; < 0: every run
+  bool count = false;  // none: only count them
+  long next = 0;       // simulate() calls so far
+  long current = 0;    // the run the rows being written belong to
+};
+RunSelection selection;
+
+bool rows_written() { return !selection.count && (selection.only < 0 || selection.current == selection.only); }
+
+}  // namespace
+
+void select_runs(long only, bool count_only) { selection = RunSelection{only, count_only, 0, 0}; }
+long runs_started() { return selection.next; }
+
 // ---- Csv --------------------------------------------------------------------
 
 Csv::Csv(const std::filesystem::path& path, const std::vector<std::string>& header)
     : file_(std::fopen(path.c_str(), "w")), path_(path) {
   if (!file_) throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(errno));
   for (const std::string& h : header) *this << h;
-  end_row();
+  std::fputs((row_ + "\n").c_str(), file_);  // the header in every process (experiment.hpp: runs split)
+  row_.clear();
+  row_started_ = false;
 }
 
 Csv::~Csv() {
@@ -42,41 +63,47 @@ Csv::~Csv() {
 }
 
 void Csv::separator() {
-  if (row_started_) std::fputc(',', file_);
+  if (row_started_) row_ += ',';
   row_started_ = true;
 }
 
 Csv& Csv::operator<<(double value) {
   separator();
-  std::fprintf(file_, "%.10g", value);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", value);
+  row_ += buf;
   return *this;
 }
 
 Csv& Csv::operator<<(long value) {
   separator();
-  std::fprintf(file_, "%ld", value);
+  row_ += std::to_string(value);
   return *this;
 }
 
 Csv& Csv::operator<<(const std::string& value) {
   separator();
   if (value.find_first_of(",\"\n") == std::string::npos) {
-    std::fputs(value.c_str(), file_);
+    row_ += value;
     return *this;
   }
-  std::fputc('"', file_);
+  row_ += '"';
   for (char c : value) {
-    if (c == '"') std::fputc('"', file_);
-    std::fputc(c == '\n' ? ' ' : c, file_);
+    if (c == '"') row_ += '"';
+    row_ += c == '\n' ? ' ' : c;
   }
-  std::fputc('"', file_);
+  row_ += '"';
   return *this;
 }
 
 Csv& Csv::step_size(double h) { return *this << format_h(h); }
 
 void Csv::end_row() {
-  std::fputc('\n', file_);
+  if (rows_written()) {
+    row_ += '\n';
+    std::fputs(row_.c_str(), file_);
+  }
+  row_.clear();
   row_started_ = false;
   if (std::ferror(file_)) throw std::runtime_error("cannot write " + path_.string());
 }
@@ -85,6 +112,11 @@ void Csv::end_row() {
 
 Outcome simulate(const Scene& scene, ContactModelKind kind, double h, double eps, long steps, const RunHooks& hooks) {
   Outcome out;
+  selection.current = selection.next++;
+  if (selection.count || (selection.only >= 0 && selection.current != selection.only && !hooks.shared)) {
+    out.status = "not-run";  // another process runs it; its rows are not written here
+    return out;
+  }
   out.reason = unavailable_reason(kind, scene.model.options.dimension);
   if (!out.reason.empty()) {
     out.status = "skipped";
@@ -127,6 +159,7 @@ void RunLog::add(const std::string& model, double h, long seed, const Outcome& o
   else csv_ << "";
   csv_.step_size(h) << o.status << o.steps << o.solver_failures << o.solver_recoveries << o.reason;
   csv_.end_row();
+  if (!rows_written()) return;  // another process's run
   if (o.status == "skipped" && !skipped_.insert(model).second) return;  // printed once per model
   if (o.status == "skipped") {
     std::printf("  %-10s skipped: %s\n", model.c_str(), o.reason.c_str());

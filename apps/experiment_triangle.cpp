@@ -28,8 +28,9 @@ Sample sample(const World& world) {
 }
 
 // Runs one (model, h), writing every step to `csv` and returning the samples (index = step).
+// `shared`: the reference, which every later run is measured against.
 std::vector<Sample> trajectory(const Scene& scene, ContactModelKind kind, double h, double duration, Csv& csv,
-                               RunLog& log) {
+                               RunLog& log, bool shared = false) {
   std::vector<Sample> samples;
   auto write = [&](const World& world) {
     const Sample s = sample(world);
@@ -42,6 +43,7 @@ std::vector<Sample> trajectory(const Scene& scene, ContactModelKind kind, double
     if (world.state().step == 0) write(world);
   };
   hooks.after = [&](World& world, const StepReport&) { write(world); };
+  hooks.shared = shared;
   const Outcome o = simulate(scene, kind, h, 10.0 * h, std::lround(duration / h), hooks);
   log.add(model_name(kind), h, -1, o);
   return samples;
@@ -62,7 +64,7 @@ void triangle_drop(const Context& ctx) {
   std::vector<Sample> reference;
   {
     Csv csv(ctx.out / "trajectory_reference.csv", columns);
-    reference = trajectory(scene, ContactModelKind::Peg, kReferenceH, duration, csv, log);
+    reference = trajectory(scene, ContactModelKind::Peg, kReferenceH, duration, csv, log, /*shared=*/true);
   }
 
   Csv deviation(ctx.out / "deviation.csv", {"model", "h", "status", "steps", "max_position_deviation",
@@ -76,6 +78,7 @@ void triangle_drop(const Context& ctx) {
     Csv csv(ctx.out / ("trajectory_" + model_name(kind) + ".csv"), columns);
     for (double h : hs) {
       const std::vector<Sample> run = trajectory(scene, kind, h, duration, csv, log);
+      if (run.empty()) continue;  // another process's run (experiment.hpp: runs split over processes)
       // the run's step k is the reference's step k * m (h = m * reference h)
       const long m = std::lround(h / kReferenceH);
       double position = 0.0, theta = 0.0;

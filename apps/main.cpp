@@ -55,6 +55,14 @@ int main(int argc, char** argv) {
   exp_cmd->add_flag("--list", exp.list, "list the experiments");
   exp_cmd->add_option("--capture", exp.capture, "pour experiments: capture one pour's problems to FILE, nothing else");
   exp_cmd->add_option("--capture-every", exp.capture_every, "capture one step in N")->check(CLI::PositiveNumber);
+  auto* workers_opt = exp_cmd->add_option("--workers", exp.workers,
+      "run the experiment's runs on a local Dask cluster of N worker processes (docs/sweeps.md); "
+      "the files are those of a run in one process")->check(CLI::PositiveNumber);
+  exp_cmd->add_option("--scheduler", exp.scheduler, "run them on an existing Dask cluster (tcp://HOST:8786)")
+      ->excludes(workers_opt);
+  exp_cmd->add_option("--run", exp.run, "only the K-th run (0-based), its rows only: one worker's share")
+      ->check(CLI::NonNegativeNumber);
+  exp_cmd->add_flag("--count-runs", exp.count_runs, "print the number of runs (runs: N), simulate nothing");
 
   pegsim::cli::SolveBenchArgs sb;
   CLI::App* sb_cmd = app.add_subcommand("solve-bench", "every solver on captured problems; performance profiles");
@@ -86,6 +94,12 @@ int main(int argc, char** argv) {
   replay_cmd->add_flag("--no-open", replay.no_open, "do not open the page");
   replay_cmd->add_option("--max-contacts", replay.max_contacts, "leave contacts out above this many");
 
+  CLI::App* sweep_cmd = app.add_subcommand(
+      "sweep", "a parameter study on Dask distributed (docs/sweeps.md): pegsim sweep STUDY.yaml [--workers N | "
+               "--scheduler ADDRESS] [--out DIR] [--fresh] [--record] [--no-plots] [--check]; --help lists all");
+  sweep_cmd->prefix_command();  // every argument goes to python3 -m pegsim_sweep, which parses them
+  sweep_cmd->set_help_flag();
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run_cmd) return pegsim::cli::run_command(run);
@@ -95,6 +109,7 @@ int main(int argc, char** argv) {
     if (*gen_cmd) return pegsim::cli::gen_problems_command(gen);
     if (*plot_cmd) return pegsim::cli::plot_command(plot);
     if (*replay_cmd) return pegsim::cli::replay_command(replay);
+    if (*sweep_cmd) return pegsim::cli::sweep_command(sweep_cmd->remaining());
   } catch (const std::exception& e) {
     std::cerr << "pegsim: error: " << e.what() << "\n";
     return 1;

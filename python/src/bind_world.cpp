@@ -199,6 +199,7 @@ void bind_world(py::module_& m) {
   });
   c.def("body", &WorldHandle::body, py::arg("name"), "the index of a body given by name (or index)");
   bind_world_state(c);
+  bind_world_statistics(c);
   c.def("energy", [](const WorldHandle& w) { return mechanical_energy(w.world.model(), w.world.state()); },
         "kinetic + gravitational potential energy of the dynamic bodies (J)");
   c.def("momentum", [](const WorldHandle& w) { return vector_of(linear_momentum(w.world.model(), w.world.state())); },

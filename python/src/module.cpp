@@ -6,6 +6,8 @@
 // recording) as RuntimeError.
 #include "bindings.hpp"
 
+#include <pybind11/stl.h>  // solver_names() returns a std::vector<std::string>
+
 #include "contact/contact_model.hpp"
 #include "dynamics/formulation.hpp"
 #include "geometry/shape.hpp"
@@ -51,4 +53,10 @@ PYBIND11_MODULE(pegsim, m) {
   m.attr("contact_models") = names(pegsim::contact_model_names());
   m.attr("formulations") = names(pegsim::formulation_names());
   m.attr("steppers") = names(pegsim::stepper_names());
+  // parameter studies: the pure-Python package pegsim_sweep next to this module (docs/sweeps.md),
+  // imported on the first call so that `import pegsim` needs neither Dask nor pandas
+  m.def("sweep", [](py::args args, py::kwargs kwargs) {
+    return py::module_::import("pegsim_sweep").attr("sweep")(*args, **kwargs);
+  }, "pegsim.sweep(study, out=None, *, workers=None, scheduler=None, client=None, resume=True, record=None, "
+     "plots=True, progress=True, on_row=None): runs a parameter study on Dask (pegsim_sweep.sweep, docs/sweeps.md)");
 }

@@ -7,6 +7,7 @@
 
 #include "io/recording.hpp"
 #include "io/scene.hpp"
+#include "sim/statistics.hpp"
 #include "sim/world.hpp"
 
 #include <memory>
@@ -17,15 +18,21 @@ namespace pegsim::python {
 
 struct WorldHandle {
   WorldHandle(Model model, State state, std::string scene_text)
-      : world(std::move(model), std::move(state)), scene_text(std::move(scene_text)) {
+      : world(std::move(model), std::move(state)), scene_text(std::move(scene_text)),
+        statistics(std::make_unique<RunStatistics>(world.model(), world.state())) {
     // Python reads StepReport.max_penetration after any step (World.measure_penetration turns it off)
     world.set_measure_penetration(true);
+    // the run summary's figures from the first step on; it follows World.measure_penetration
+    // rather than forcing the separating-axis tests on
+    statistics->measure_penetration = false;
+    world.add_observer(statistics.get());
   }
 
   World world;
   std::string scene_text;              // stored in recordings as /model/scene
   std::unique_ptr<Recorder> recorder;  // fed after each step, before the callbacks
   std::vector<py::object> callbacks;
+  std::unique_ptr<RunStatistics> statistics;  // World.statistics (bind_statistics.cpp); observes every step
 
   bool planar() const { return world.model().options.dimension == Dimension::Planar; }
   std::size_t body_count() const { return world.model().bodies.size(); }
@@ -47,5 +54,7 @@ void set_tolerance_option(SimOptions& o, double tolerance);
 
 // state arrays of World (world_state.cpp)
 void bind_world_state(py::class_<WorldHandle>& c);
+// World.statistics, World.summary, World.overlap (bind_statistics.cpp)
+void bind_world_statistics(py::class_<WorldHandle>& c);
 
 }  // namespace pegsim::python

@@ -4,6 +4,7 @@
 #include "sim/world.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace pegsim {
@@ -56,6 +57,21 @@ void RunStatistics::on_step(const Model& model, const State& state, const StepRe
   for (int s = 0; s < static_cast<int>(Stage::Count); ++s) total_time.seconds[s] += r.profile.seconds[s];
 }
 
+double RunStatistics::energy_drift() const {
+  return (energy_final - energy_initial) / std::max(1.0, std::abs(energy_initial));
+}
+
+double RunStatistics::momentum_drift() const {
+  const double p0 = momentum_initial.norm();
+  return p0 > 0 ? (momentum_final - momentum_initial).norm() / p0 : 0.0;
+}
+
+double RunStatistics::seconds_per_step() const {
+  double total = 0.0;
+  for (double s : total_time.seconds) total += s;
+  return steps > 0 ? total / static_cast<double>(steps) : 0.0;
+}
+
 std::string RunStatistics::summary(double wall_seconds) const {
   std::string out;
   char line[256];
@@ -89,13 +105,11 @@ std::string RunStatistics::summary(double wall_seconds) const {
   if (position_corrections > 0 || correction_failures > 0)
     add("position correction   %ld projections in %ld steps, %ld unsolved; largest penetration before it %.3g m\n",
         position_corrections, steps_corrected, correction_failures, max_penetration_before_correction);
-  const double scale = std::max(1.0, std::abs(energy_initial));
   add("energy                initial %.6g J, final %.6g J, drift %.3g (relative), largest rise %.3g J\n",
-      energy_initial, energy_final, (energy_final - energy_initial) / scale, energy_max_rise);
-  const double pscale = std::max(1e-300, momentum_initial.norm());
+      energy_initial, energy_final, energy_drift(), energy_max_rise);
   add("momentum              initial (%.6g, %.6g, %.6g), final (%.6g, %.6g, %.6g), drift |dp|/|p0| %.3g\n",
       momentum_initial.x(), momentum_initial.y(), momentum_initial.z(), momentum_final.x(), momentum_final.y(),
-      momentum_final.z(), momentum_initial.norm() > 0 ? (momentum_final - momentum_initial).norm() / pscale : 0.0);
+      momentum_final.z(), momentum_drift());
   double total = 0.0;
   for (double s : total_time.seconds) total += s;
   add("time per step         %.1f us (wall %.3f s)\n", 1e6 * total / n, wall_seconds);

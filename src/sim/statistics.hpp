@@ -50,6 +50,11 @@ class RunStatistics final : public StepObserver {
   Vec3 momentum_initial = Vec3::Zero(), momentum_final = Vec3::Zero();
   StepProfile total_time;  // seconds per stage, summed over steps
 
+  // The summary's derived figures (also the columns of a sweep's results, python/pegsim_sweep):
+  double energy_drift() const;       // (E_final - E_initial) / max(1 J, |E_initial|)
+  double momentum_drift() const;     // |p_final - p_initial| / |p_initial|; 0 when p_initial = 0
+  double seconds_per_step() const;   // the stages' time summed, per step (0 before the first step)
+
   // Multi-line human-readable summary.
   std::string summary(double wall_seconds) const;
 };

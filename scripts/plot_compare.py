@@ -1,0 +1,57 @@
+"""Plots of pegsim_compare --out DIR (bench/peers/compare_main.cpp): each box's x, y and z against time,
+one line per engine (trajectory_<engine>.csv), into DIR/positions.png. Up to eight boxes (the first ones).
+Exit status 3: matplotlib is missing."""
+
+import csv
+import pathlib
+import sys
+
+MAX_BOXES = 8
+
+
+def main(folder):
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("plot_compare.py: matplotlib is missing (Debian: apt-get install python3-matplotlib)", file=sys.stderr)
+        return 3
+    folder = pathlib.Path(folder)
+    runs = {}
+    for path in sorted(folder.glob("trajectory_*.csv")):
+        engine = path.stem[len("trajectory_"):]
+        series = {}
+        with open(path, newline="") as f:
+            for row in csv.DictReader(f):
+                s = series.setdefault(row["body"], ([], [], [], []))
+                for k, key in enumerate(("t", "x", "y", "z")):
+                    s[k].append(float(row[key]))
+        runs[engine] = series
+    if not runs:
+        print(f"plot_compare.py: no trajectory_*.csv in {folder}", file=sys.stderr)
+        return 1
+    bodies = list(next(iter(runs.values())))[:MAX_BOXES]
+    fig, axes = plt.subplots(len(bodies), 3, figsize=(12, 2.6 * len(bodies)), squeeze=False, sharex=True)
+    for row, body in enumerate(bodies):
+        for col, name in enumerate(("x", "y", "z")):
+            ax = axes[row][col]
+            for engine, series in runs.items():
+                if body in series:
+                    ax.plot(series[body][0], series[body][col + 1], label=engine)
+            ax.set_ylabel(f"{body} {name} (m)")
+            if row == len(bodies) - 1:
+                ax.set_xlabel("t (s)")
+    axes[0][0].legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(folder / "positions.png", dpi=90)
+    print(f"plots: {folder / 'positions.png'}")
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        print("usage: plot_compare.py DIR", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(main(sys.argv[1]))
