@@ -1,0 +1,129 @@
+// Joint limits, motors, Coulomb friction and damping (joints/joint_problem.hpp)
+// against closed forms: scenes/hinge-limit.yaml and scenes/joint-motor.yaml.
+#include "io/scene.hpp"
+#include "joints/controllers.hpp"
+#include "sim/world.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace pegsim {
+namespace {
+
+Scene load(const std::string& name) { return load_scene_file(std::string(PEGSIM_SCENES_DIR) + "/" + name + ".yaml"); }
+
+// The bar falls to its upper limit and stops there: the angle never passes
+// the limit (the limit row's linearized angle theta + h thetadot <= upper is
+// an upper bound of the quaternion update's angle, 2 atan(h w / 2) < h w, so
+// only round-off may pass it), and it comes to rest on it.
+TEST(JointLimit, StopsTheBarAtTheLimitWithoutPassingIt) {
+  Scene s = load("hinge-limit");
+  World world(s.model, s.state);
+  const double upper = s.model.joints[0].limit.upper;
+  double highest = -1.0;
+  for (int k = 0; k < 400; ++k) {
+    const StepReport& r = world.step();
+    ASSERT_EQ(r.solver_failures, 0);
+    highest = std::max(highest, joint_position(world.model(), world.state(), 0));
+    ASSERT_LE(joint_position(world.model(), world.state(), 0), upper + 1e-9) << "step " << k;
+  }
+  EXPECT_GT(highest, upper - 1e-6);  // it got there
+  // at rest on the limit after 2 s (the limit row is inelastic, eq. 2.27)
+  EXPECT_NEAR(joint_position(world.model(), world.state(), 0), upper, 1e-6);
+  EXPECT_LT(std::abs(joint_velocity(world.model(), world.state(), 0)), 1e-6);
+}
+
+// The motor spins the plate up with the bounded torque, tau_max / I_z per
+// second, then holds the target rate. Per step, I_z |dw| / h is the motor's
+// torque: never above the bound (to the solver's tolerance, 1e-9 relative).
+TEST(JointMotor, ReachesItsVelocityWithTheTorqueNeverAboveTheBound) {
+  Scene s = load("joint-motor");
+  World world(s.model, s.state);
+  const double h = s.model.options.h, tau = s.model.joints[0].motor.max_force;
+  const double target = s.model.joints[0].motor.velocity;
+  const double iz = s.model.bodies[0].inertia(2, 2);
+  const double t_reach = target * iz / tau;
+  double w = 0.0;
+  for (int k = 0; k < 200; ++k) {
+    world.step();
+    const double next = joint_velocity(world.model(), world.state(), 0);
+    const double torque = iz * (next - w) / h;
+    EXPECT_LE(std::abs(torque), tau * (1.0 + 1e-9)) << "step " << k;
+    // while short of the target, the motor gives all it has
+    if (world.state().time < t_reach - h) {
+      EXPECT_NEAR(torque, tau, 1e-9 * tau) << "step " << k;
+    }
+    w = next;
+  }
+  EXPECT_NEAR(w, target, 1e-9 * target);
+}
+
+// Coulomb joint friction: the horizontal bar's gravity torque m g L / 2 about
+// the hinge is held when the friction bound exceeds it, and otherwise the bar
+// starts to turn with (m g L / 2 - F) / I_pivot (the first step's rate, exact
+// for a start from rest: the step solves the pivot dynamics).
+TEST(JointFriction, HoldsBelowTheBoundAndSlipsWithTheBoundAbove) {
+  for (double friction : {3.0, 1.0}) {
+    Scene s = load("hinge-limit");
+    s.model.joints[0].limit.enabled = false;
+    s.model.joints[0].friction = friction;
+    const BodyModel& bar = s.model.bodies[0];
+    const double half = 0.25, g = 9.81, h = s.model.options.h;
+    const double gravity_torque = bar.mass * g * half;
+    const double pivot_inertia = bar.inertia(1, 1) + bar.mass * half * half;
+    World world(s.model, s.state);
+    world.step();
+    const double w1 = joint_velocity(world.model(), world.state(), 0);
+    if (friction > gravity_torque) {
+      EXPECT_NEAR(w1, 0.0, 1e-9);
+      for (int k = 0; k < 200; ++k) world.step();
+      EXPECT_NEAR(joint_position(world.model(), world.state(), 0), 0.0, 1e-8);
+    } else {
+      EXPECT_NEAR(w1, h * (gravity_torque - friction) / pivot_inertia, 1e-9);
+    }
+  }
+}
+
+// Implicit damping: w_{n+1} (I + c h) = I w_n, so w_n = w_0 / (1 + c h / I)^n
+// exactly, for any c h / I (no step-size limit, unlike an explicit torque).
+TEST(JointDamping, DecaysGeometricallyAndUnconditionally) {
+  for (double c : {0.05, 50.0}) {
+    Scene s = load("joint-motor");
+    s.model.joints[0].motor.enabled = false;
+    s.model.joints[0].damping = c;
+    s.state.bodies[0].angular_velocity = Vec3(0, 0, 3.0);
+    const double iz = s.model.bodies[0].inertia(2, 2), h = s.model.options.h;
+    World world(s.model, s.state);
+    for (int k = 0; k < 100; ++k) world.step();
+    const double expected = 3.0 / std::pow(1.0 + c * h / iz, 100);
+    EXPECT_NEAR(joint_velocity(world.model(), world.state(), 0), expected, 1e-9 * 3.0) << "c = " << c;
+  }
+}
+
+// A PD controller on the motor scene's hinge (motor off) drives the angle to
+// a constant target; its torque limit bounds the spin-up like a motor's.
+TEST(PdController, DrivesTheAngleToItsTargetWithinTheTorqueLimit) {
+  Scene s = load("joint-motor");
+  s.model.joints[0].motor.enabled = false;
+  PdControllerSpec pd;
+  pd.joint = 0;
+  pd.kp = 2.0;
+  pd.kd = 0.5;
+  pd.target.value = 1.0;
+  pd.torque_limit = 0.3;
+  s.model.controllers.push_back(pd);
+  const double iz = s.model.bodies[0].inertia(2, 2), h = s.model.options.h;
+  World world(s.model, s.state);
+  double w = 0.0;
+  for (int k = 0; k < 2000; ++k) {
+    world.step();
+    const double next = joint_velocity(world.model(), world.state(), 0);
+    EXPECT_LE(std::abs(iz * (next - w) / h), 0.3 * (1.0 + 1e-9));
+    w = next;
+  }
+  EXPECT_NEAR(joint_position(world.model(), world.state(), 0), 1.0, 1e-6);
+}
+
+}  // namespace
+}  // namespace pegsim
