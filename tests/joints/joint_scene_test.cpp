@@ -1,5 +1,6 @@
 // The scene file's joints: and controllers: sections: what loads, and
 // malformed input rejected as "FILE:LINE: FIELD.PATH: what is wrong".
+#include "io/recording.hpp"
 #include "io/scene.hpp"
 #include "joints/controllers.hpp"
 #include "joints/joint_rows.hpp"
@@ -7,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <filesystem>
 #include <string>
 
 namespace pegsim {
@@ -163,6 +166,39 @@ TEST(JointScene, BodiesJoinedByAJointDoNotCollideUnlessAsked) {
     const StepReport& r = world.step();
     EXPECT_EQ(r.contacts_found > 0, collide);
   }
+}
+
+}  // namespace
+}  // namespace pegsim
+
+namespace pegsim {
+namespace {
+
+// The recording keeps each step's joint errors (before and after the
+// correction) as the report gave them, and the joints' names and kinds.
+TEST(JointRecording, StoresTheJointErrorsOfEveryStep) {
+  Scene s = load_scene_file(std::string(PEGSIM_SCENES_DIR) + "/pendulum.yaml");
+  const std::string path = (std::filesystem::temp_directory_path() / "joint_recording.h5").string();
+  std::vector<std::array<double, 4>> reported;
+  {
+    World world(s.model, s.state);
+    Recorder recorder(path, world.model(), world.state(), 1, s.text);
+    world.add_observer(&recorder);
+    for (int k = 0; k < 20; ++k) {
+      const StepReport& r = world.step();
+      reported.push_back({r.joint_position_error_before, r.joint_velocity_error_before, r.joint_position_error,
+                          r.joint_velocity_error});
+    }
+  }
+  const Recording rec = read_recording(path);
+  ASSERT_EQ(rec.steps.size(), 21u);  // the initial state and 20 steps
+  EXPECT_EQ(rec.steps[0].joint_errors, std::vector<double>(4, 0.0));
+  for (int k = 0; k < 20; ++k) {
+    ASSERT_EQ(rec.steps[k + 1].joint_errors.size(), 4u);
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(rec.steps[k + 1].joint_errors[i], reported[k][i]);
+  }
+  EXPECT_GT(reported.back()[0], reported.back()[2]);  // the correction had work to do
+  std::filesystem::remove(path);
 }
 
 }  // namespace
