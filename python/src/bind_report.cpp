@@ -93,6 +93,14 @@ void bind_report(py::module_& m) {
                     "projections of the position correction this step")
       .def_readonly("penetration_before_correction", &StepReport::penetration_before_correction,
                     "deepest overlap before the position correction (m)")
+      .def_readonly("joint_position_error", &StepReport::joint_position_error,
+                    "largest per-joint position error after the step and the joint correction")
+      .def_readonly("joint_velocity_error", &StepReport::joint_velocity_error,
+                    "largest per-joint velocity error after the step and the joint correction")
+      .def_readonly("joint_position_error_before", &StepReport::joint_position_error_before,
+                    "the same before the joint correction")
+      .def_readonly("joint_velocity_error_before", &StepReport::joint_velocity_error_before,
+                    "the same before the joint correction")
       .def("__repr__", [](const StepReport& r) {
         return "<pegsim.StepReport step " + std::to_string(r.step) + ", t = " + std::to_string(r.time) + " s, " +
                std::to_string(r.contacts.size()) + " contacts, solver " + std::string(to_string(r.solver.status)) + ">";
