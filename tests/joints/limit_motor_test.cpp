@@ -127,3 +127,37 @@ TEST(PdController, DrivesTheAngleToItsTargetWithinTheTorqueLimit) {
 
 }  // namespace
 }  // namespace pegsim
+
+namespace pegsim {
+namespace {
+
+// A C++ JointController (World::add_controller) sees the state at each step's
+// start: holding the horizontal bar with the torque m g L / 2 about the hinge
+// keeps it still (the torque is exactly gravity's moment about the pivot).
+class HoldHorizontal final : public JointController {
+ public:
+  void before_step(const Model& model, State& state) override {
+    ++calls;
+    seen_step = state.step;
+    apply_joint_effort(model, 0, -model.bodies[0].mass * 9.81 * 0.25, state);
+  }
+  int calls = 0;
+  long seen_step = -1;
+};
+
+TEST(JointController, RunsBeforeEachStepOnTheStateAtItsStart) {
+  Scene s = load("hinge-limit");
+  World world(s.model, s.state);
+  HoldHorizontal hold;
+  world.add_controller(&hold);
+  for (int k = 0; k < 300; ++k) {
+    world.step();
+    EXPECT_EQ(hold.seen_step, k);  // the state before step k
+  }
+  EXPECT_EQ(hold.calls, 300);
+  EXPECT_LT(std::abs(joint_position(world.model(), world.state(), 0)), 1e-9);
+  EXPECT_LT(std::abs(joint_velocity(world.model(), world.state(), 0)), 1e-9);
+}
+
+}  // namespace
+}  // namespace pegsim
