@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace pegsim {
@@ -16,6 +17,7 @@ TEST(FourBar, RedundantLoopSolvesEveryStepWithBoundedError) {
   Scene s = load_scene_file(std::string(PEGSIM_SCENES_DIR) + "/four-bar.yaml");
   World world(s.model, s.state);
   const double e0 = mechanical_energy(world.model(), world.state());
+  double farthest = 0.0;
   for (int k = 0; k < 600; ++k) {
     const StepReport& r = world.step();
     ASSERT_EQ(r.solver_failures, 0) << "step " << k;
@@ -23,13 +25,14 @@ TEST(FourBar, RedundantLoopSolvesEveryStepWithBoundedError) {
     EXPECT_LE(r.joint_velocity_error, s.model.options.joints.eps_v) << "step " << k;
     // projections only remove kinetic energy (see planar_test.cpp)
     EXPECT_LE(mechanical_energy(world.model(), world.state()), e0 + 1e-9) << "step " << k;
+    farthest = std::max(farthest, (world.state().bodies[1].pose.position - s.state.bodies[1].pose.position).norm());
   }
   // a parallelogram: the coupler stays parallel to the ground link (x), its
   // orientation a rotation about y only, within the joint tolerance
   const Quat& q = world.state().bodies[1].pose.orientation;
   EXPECT_LT((q.toRotationMatrix().col(0) - Vec3::UnitX()).norm(), 1e-4);
-  // and the linkage moved
-  EXPECT_GT((world.state().bodies[1].pose.position - s.state.bodies[1].pose.position).norm(), 0.05);
+  // and the linkage swung (the coupler's centre moves on a 0.3 m circle)
+  EXPECT_GT(farthest, 0.1);
 }
 
 }  // namespace
