@@ -160,3 +160,31 @@ void append_joint_rows(const FormulationInput& in, const std::vector<int>& joint
 }
 
 }  // namespace pegsim
+
+namespace pegsim {
+
+void add_joint_reactions(const Model& model, const State& state, const StepProblem& problem, const VecX& z, double h,
+                         std::vector<Vec6>& wrenches) {
+  const std::vector<JacobianRow>& rows = problem.lcp.structure.rows;
+  for (std::size_t v = 0; v < problem.var_joint.size() && v < rows.size(); ++v) {
+    const int j = problem.var_joint[v];
+    if (j < 0 || z(static_cast<Eigen::Index>(v)) == 0.0) continue;
+    const JointModel& joint = model.joints[j];
+    const JointFrames f = joint_frames(joint, model, state);
+    const double p = z(static_cast<Eigen::Index>(v)) / h;
+    const JacobianRow& r = rows[v];
+    Vec3 force, torque;
+    if (r.body_b != kNoBody) {  // on B: [f; tau about u_B], moved to P_b
+      force = p * r.jb.head<3>();
+      torque = p * r.jb.tail<3>() - (f.pb - f.ub).cross(force);
+    } else {  // minus the wrench on A, moved to P_b
+      const Vec3 fa = p * r.ja.head<3>();
+      force = -fa;
+      torque = -(p * r.ja.tail<3>() - (f.pb - f.ua).cross(fa));
+    }
+    wrenches[j].head<3>() += force;
+    wrenches[j].tail<3>() += torque;
+  }
+}
+
+}  // namespace pegsim

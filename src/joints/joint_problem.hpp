@@ -37,3 +37,17 @@ namespace pegsim {
 void append_joint_rows(const FormulationInput& in, const std::vector<int>& joints, StepProblem& out);
 
 }  // namespace pegsim
+
+namespace pegsim {
+
+// The wrench each joint's rows apply to its end B over the step, as a force
+// (N) and a torque about B's anchor P_b (N m), world frame: sum over the
+// joint's variables of G_B z / h (guide 1.4: the reaction on B is G_B p_b / h),
+// limits, motor, friction and damping included. For a joint whose B end is the
+// world or static, the negated wrench on A about the same point (the rows are
+// action-reaction pairs). Adds into `wrenches` (one [force; torque] per model
+// joint, sized by the caller).
+void add_joint_reactions(const Model& model, const State& state, const StepProblem& problem, const VecX& z, double h,
+                         std::vector<Vec6>& wrenches);
+
+}  // namespace pegsim

@@ -59,6 +59,7 @@ void IslandSolver::solve(const Model& model, const State& state, const std::vect
                          const std::vector<Vec6>& free_velocity, std::vector<Vec6>& velocity, StepReport& report) {
   warm_start_.begin_step();
   report.solved_by.assign(chain_.size(), 0);
+  report.joint_wrenches.assign(model.joints.size(), Vec6::Zero());
   if (constraints.contacts.empty() && model.joints.empty()) {
     islands_.clear();
     problems_.clear();
@@ -116,6 +117,7 @@ void IslandSolver::solve(const Model& model, const State& state, const std::vect
     }
     StageTimer timer(report.profile, Stage::Integration);
     apply_impulses(problem, z_, inverse_mass, velocity);
+    if (!island.joints.empty()) add_joint_reactions(model, state, problem, z_, model.options.h, report.joint_wrenches);
     warm_start_.remember(z_);
     // per-contact impulses for observers, in the whole set's contact order
     for (std::size_t c = 0; c < island.contacts.size(); ++c) {

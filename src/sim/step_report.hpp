@@ -104,6 +104,9 @@ struct StepReport {
   double joint_position_error_before = 0.0, joint_velocity_error_before = 0.0;
   double joint_position_error = 0.0, joint_velocity_error = 0.0;
   int joint_correction_iterations = 0;  // Algorithm 1's position + velocity iterations this step
+  // per model joint: the wrench its rows applied to its end B over the step,
+  // [force (N); torque about B's anchor (N m)], world frame (joints/joint_problem.hpp)
+  std::vector<Vec6> joint_wrenches;
   StepProfile profile;
 
   // Back to a fresh report for step `index`, keeping the vectors' storage.
@@ -126,6 +129,7 @@ struct StepReport {
     position_corrections = correction_failures = 0;
     joint_position_error_before = joint_velocity_error_before = joint_position_error = joint_velocity_error = 0.0;
     joint_correction_iterations = 0;
+    joint_wrenches.clear();
     profile = StepProfile{};
   }
 };
