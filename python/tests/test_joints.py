@@ -36,6 +36,9 @@ def test_a_callback_holds_the_hinge_with_a_joint_torque(scenes):
     for _ in range(200):
         world.step()
     assert abs(world.joint_positions()[0]) < 1e-8
+    # the hinge carries the bar's weight: its force on the bar is m g up
+    report = world.step()
+    np.testing.assert_allclose(report.joint_wrenches[0, :3], [0.0, 0.0, 9.81], atol=1e-9)
     with pytest.raises(ValueError):
         world.apply_joint_torque("nope", 1.0)
     with pytest.raises(IndexError):
