@@ -32,8 +32,7 @@ std::vector<Constraint> constraints_of(JointKind kind, Dimension dim) {
   return {};
 }
 
-// a row from its linear direction d and angular part t on A (B gets the negatives
-// with its own lever for the linear part)
+// psi = k . (P_a - P_b): A gets [k; (P_b - u_A) x k], B [-k; -(P_b - u_B) x k]
 JointRow translation_row(const Vec3& k, const JointFrames& f) {
   JointRow r;
   r.error = k.dot(f.pa - f.pb);
@@ -48,6 +47,7 @@ JointRow translation_row(const Vec3& k, const JointFrames& f) {
   return r;
 }
 
+// a rotation row: A gets [0; axis], B [0; -axis]
 JointRow rotation_row(const Vec3& axis_on_a, double error, const JointFrames& f) {
   JointRow r;
   r.error = error;
