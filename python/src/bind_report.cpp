@@ -93,6 +93,20 @@ void bind_report(py::module_& m) {
                     "projections of the position correction this step")
       .def_readonly("penetration_before_correction", &StepReport::penetration_before_correction,
                     "deepest overlap before the position correction (m)")
+      .def_readonly("joint_position_error", &StepReport::joint_position_error,
+                    "largest per-joint position error after the step and the joint correction")
+      .def_readonly("joint_velocity_error", &StepReport::joint_velocity_error,
+                    "largest per-joint velocity error after the step and the joint correction")
+      .def_readonly("joint_position_error_before", &StepReport::joint_position_error_before,
+                    "the same before the joint correction")
+      .def_readonly("joint_velocity_error_before", &StepReport::joint_velocity_error_before,
+                    "the same before the joint correction")
+      .def_property_readonly("joint_wrenches", [](const StepReport& r) {
+        Array out({static_cast<py::ssize_t>(r.joint_wrenches.size()), py::ssize_t{6}});
+        for (std::size_t j = 0; j < r.joint_wrenches.size(); ++j)
+          for (int k = 0; k < 6; ++k) out.mutable_at(static_cast<py::ssize_t>(j), k) = r.joint_wrenches[j](k);
+        return out;
+      }, "(j, 6): per joint, the force (N) and torque about its anchor (N m) it applied to its end B, world frame")
       .def("__repr__", [](const StepReport& r) {
         return "<pegsim.StepReport step " + std::to_string(r.step) + ", t = " + std::to_string(r.time) + " s, " +
                std::to_string(r.contacts.size()) + " contacts, solver " + std::string(to_string(r.solver.status)) + ">";

@@ -19,6 +19,7 @@ void bind_scene(py::module_& m);      // bind_scene.cpp: Scene (built in code or
 void bind_report(py::module_& m);     // bind_report.cpp: StepReport, Contact, SolverResult
 void bind_world(py::module_& m);      // bind_world.cpp: World (step, state arrays, callbacks)
 void bind_recording(py::module_& m);  // bind_recording.cpp: read_recording
+void bind_joints(py::module_& m);     // bind_joints.cpp: Scene.add_joint, World's joint state and torques
 
 const char* shape_kind(const Shape& shape);  // "polyhedron", "polygon", "half_space"
 

@@ -44,6 +44,9 @@ struct StepProblem {
   // sub-contact whose gap they compare, eqs. 4.10, 4.12); -1 for none. With
   // the role it names a variable across steps (sim/warm_start.hpp).
   std::vector<int> var_contact;
+  // per LCP variable: the model joint it belongs to and its index among that
+  // joint's variables (-1: a contact variable; joints/joint_problem.hpp)
+  std::vector<int> var_joint, var_joint_row;
   std::vector<Vec3> friction_direction;  // per LCP variable; zero for non-friction rows
   int friction_directions = 0;           // n_d used for each frictional contact
 };

@@ -97,6 +97,16 @@ void write_model(const Writer& w, hid_t file, const Model& model, int every, con
   w.strings(g, "solver_chain", o.solver_chain.empty() ? std::vector<std::string>{o.solver} : o.solver_chain);
   const hsize_t nm = materials.size();
   w.dataset(g, "friction", {nm, nm}, model.friction);
+  // joints by name and kind (their frames are in the scene text)
+  std::vector<std::string> joint_names, joint_kinds;
+  for (const JointModel& j : model.joints) {
+    joint_names.push_back(j.name);
+    joint_kinds.emplace_back(to_string(j.kind));
+  }
+  if (!model.joints.empty()) {
+    w.strings(g, "joint_names", joint_names);
+    w.strings(g, "joint_kinds", joint_kinds);
+  }
   if (!scene.empty()) w.string_scalar(g, "scene", scene);
 }
 
@@ -165,6 +175,8 @@ struct Recorder::Impl {
     cone_violation = col(s, "cone_violation", {}, double{});
     penetration_exceeded = col(s, "penetration_exceeded", {}, std::uint8_t{});
     if (timings) stage_seconds = col(s, "stage_seconds", {hsize_t{kStages}}, double{});
+    // joints: the largest position and velocity error, before and after the joint correction
+    if (!model.joints.empty()) joint_errors = col(s, "joint_errors", {4}, double{});
 
     step_offset = col(c, "step_offset", {}, std::int64_t{});
     body_a = col(c, "body_a", {}, std::uint32_t{});
@@ -210,7 +222,7 @@ struct Recorder::Impl {
   std::optional<Column> step, time, position, orientation, linear_velocity, angular_velocity, pose2d,
       contact_count, contacts_found, constraints, traps, solver_status, solver_iterations, solver_calls, solver_failures, solver_recoveries,
       problem_size, complementarity, feasibility, max_penetration, islands, escalations, solved_by,
-      certified_residual, cone_violation, penetration_exceeded, stage_seconds;
+      certified_residual, cone_violation, penetration_exceeded, stage_seconds, joint_errors;
   std::optional<Column> step_offset, body_a, body_b, kind, primary, feature_a, feature_b, point_a,
       point_b, normal, gap, applicability, normal_impulse, friction_impulse;
   std::vector<double> scratch;
@@ -220,7 +232,7 @@ std::vector<std::optional<Column>*> Recorder::Impl::columns() {
   return {&step, &time, &position, &orientation, &linear_velocity, &angular_velocity, &pose2d,
           &contact_count, &contacts_found, &constraints, &traps, &solver_status, &solver_iterations, &solver_calls, &solver_failures, &solver_recoveries,
           &problem_size, &complementarity, &feasibility, &max_penetration, &islands, &escalations, &solved_by,
-          &certified_residual, &cone_violation, &penetration_exceeded, &stage_seconds,
+          &certified_residual, &cone_violation, &penetration_exceeded, &stage_seconds, &joint_errors,
           &step_offset, &body_a, &body_b, &kind, &primary, &feature_a, &feature_b, &point_a,
           &point_b, &normal, &gap, &applicability, &normal_impulse, &friction_impulse};
 }
@@ -298,6 +310,11 @@ void Recorder::Impl::record(const State& state, const StepReport* report) {
   cone_violation->append_value(r.cone_violation);
   penetration_exceeded->append_value(std::uint8_t{r.penetration_exceeded});
   if (stage_seconds) stage_seconds->append(r.profile.seconds.data());
+  if (joint_errors) {
+    const double e[4] = {r.joint_position_error_before, r.joint_velocity_error_before, r.joint_position_error,
+                         r.joint_velocity_error};
+    joint_errors->append(e);
+  }
 }
 
 void Recorder::Impl::close() {

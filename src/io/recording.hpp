@@ -67,6 +67,9 @@ struct RecordedStep {
   double certified_residual = 0.0, cone_violation = 0.0;
   bool penetration_exceeded = false;
   std::vector<double> stage_seconds;  // per Stage; empty when the recording has no timings
+  // joints: largest position and velocity error before, then after, the joint
+  // correction (StepReport::joint_*); empty when the model has no joints
+  std::vector<double> joint_errors;
 };
 
 struct Recording {

@@ -155,6 +155,8 @@ void read_steps(const h5::Reader& r, Recording& out) {
     }
   }
 
+  std::vector<double> joint_errors;
+  if (r.exists("/steps/joint_errors")) joint_errors = r.dataset<double>("/steps/joint_errors", {n, 4});
   out.steps.resize(n);
   for (hsize_t k = 0; k < n; ++k) {
     RecordedStep& s = out.steps[k];
@@ -193,6 +195,7 @@ void read_steps(const h5::Reader& r, Recording& out) {
       s.cone_violation = cone[k];
       s.penetration_exceeded = exceeded[k] != 0;
     }
+    if (!joint_errors.empty()) s.joint_errors.assign(&joint_errors[4 * k], &joint_errors[4 * k + 4]);
     if (!stages.empty()) s.stage_seconds.assign(&stages[k * stage_count], &stages[(k + 1) * stage_count]);
   }
   read_contacts(r, nb, out);

@@ -101,8 +101,9 @@ Scene load_scene_string(const std::string& yaml_text, const std::string& source)
   const YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
   const Field top = root_field(root, &source);
   if (root.IsNull()) top.fail("the scene is empty (it needs at least bodies:)");
-  if (!root.IsMap()) top.fail("a scene is a map with keys options, materials, friction, shapes, bodies");
-  top.expect_keys({"options", "materials", "friction", "shapes", "bodies"});
+  if (!root.IsMap())
+    top.fail("a scene is a map with keys options, materials, friction, shapes, bodies, joints, controllers");
+  top.expect_keys({"options", "materials", "friction", "shapes", "bodies", "joints", "controllers"});
 
   Scene scene;
   scene.source = source;
@@ -115,7 +116,10 @@ Scene load_scene_string(const std::string& yaml_text, const std::string& source)
     parse_materials(top["materials"], scene.model);
     parse_friction(top["friction"], options.default_friction, scene.model);
     const ShapeLibrary shapes = parse_shape_library(top["shapes"], options.sim.dimension);
-    parse_bodies(top.require("bodies"), shapes, scene.model, scene.state);
+    std::vector<Vec3> shape_origins;
+    parse_bodies(top.require("bodies"), shapes, scene.model, scene.state, &shape_origins);
+    parse_joints(top["joints"], shape_origins, scene.model, scene.state);
+    parse_controllers(top["controllers"], scene.model);
   } catch (const YAML::Exception& e) {  // not expected: every access is checked first
     throw SceneError(located_message(source, std::max(e.mark.line, 0), "", e.msg));
   }

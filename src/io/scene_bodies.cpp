@@ -62,7 +62,7 @@ Quat quaternion(const Field& f) {
 
 // one body: validated, centred, added to the model; its initial state appended
 void parse_body(const Field& f, std::size_t index, const ShapeLibrary& shapes, Model& model,
-                State& state, std::map<std::string, int>& name_lines) {
+                State& state, std::map<std::string, int>& name_lines, Vec3& shape_origin) {
   const bool planar = model.options.dimension == Dimension::Planar;
   f.expect_keys({"name", "shape", "static", "position", "orientation", "theta", "velocity",
                  "angular_velocity", "density", "mass", "inertia", "material"});
@@ -125,6 +125,7 @@ void parse_body(const Field& f, std::size_t index, const ShapeLibrary& shapes, M
     if (planar) centroid.z() = 0.0;
     translate_shape(body.shape, centroid);
     position += rotation * centroid;
+    shape_origin = -centroid;
   }
 
   if (const Field m = f["material"]; m.present()) body.material = find_material(m, model);
@@ -194,12 +195,15 @@ Mat3 parse_inertia(const Field& f, Dimension dimension) {
   return inertia;
 }
 
-void parse_bodies(const Field& bodies, const ShapeLibrary& shapes, Model& model, State& state) {
+void parse_bodies(const Field& bodies, const ShapeLibrary& shapes, Model& model, State& state,
+                  std::vector<Vec3>* shape_origins) {
   const auto list = bodies.items();
   if (list.empty()) bodies.fail("a scene needs at least one body");
   std::map<std::string, int> name_lines;
+  std::vector<Vec3> origins(list.size(), Vec3::Zero());
   for (std::size_t i = 0; i < list.size(); ++i)
-    parse_body(list[i], i, shapes, model, state, name_lines);
+    parse_body(list[i], i, shapes, model, state, name_lines, origins[i]);
+  if (shape_origins) *shape_origins = std::move(origins);
 }
 
 }  // namespace pegsim::scene_detail

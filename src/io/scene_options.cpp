@@ -18,7 +18,8 @@ SceneOptions parse_options(const Field& options) {
                        "friction_directions", "friction", "stepper", "model", "formulation", "solver",
                        "gravity", "solver_tolerance", "solver_max_iterations", "solver_relaxation", "solver_chain",
                        "max_cone_violation", "max_penetration", "islands", "position_correction",
-                       "correction_tolerance", "correction_iterations"});
+                       "correction_tolerance", "correction_iterations", "joint_stabilization", "joint_correction",
+                       "joint_eps_p", "joint_eps_v", "joint_correction_iterations"});
 
   // dimension first: gravity's length depends on it
   if (Field f = options["dimension"]; f.present()) {
@@ -104,6 +105,13 @@ SceneOptions parse_options(const Field& options) {
   if (Field f = options["position_correction"]; f.present()) sim.position_correction = f.boolean();
   if (Field f = options["correction_tolerance"]; f.present()) sim.correction_tolerance = f.positive();
   if (Field f = options["correction_iterations"]; f.present()) sim.correction_iterations = f.integer_at_least(1);
+  // joints (joints/joint.hpp JointOptions): psi_b/h in the step, Algorithm 1 after it
+  if (Field f = options["joint_stabilization"]; f.present()) sim.joints.stabilization = f.boolean();
+  if (Field f = options["joint_correction"]; f.present()) sim.joints.correction = f.boolean();
+  if (Field f = options["joint_eps_p"]; f.present()) sim.joints.eps_p = f.positive();
+  if (Field f = options["joint_eps_v"]; f.present()) sim.joints.eps_v = f.positive();
+  if (Field f = options["joint_correction_iterations"]; f.present())
+    sim.joints.correction_iterations = f.integer_at_least(1);
   return out;
 }
 

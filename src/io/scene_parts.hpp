@@ -8,6 +8,7 @@
 #include "sim/state.hpp"
 
 #include <map>
+#include <vector>
 #include <string>
 
 namespace pegsim::scene_detail {
@@ -35,8 +36,15 @@ ShapeLibrary parse_shape_library(const Field& shapes, Dimension dimension);
 // One shape map, e.g. {box: [1, 2, 3]}; fails on a shape of the other dimension.
 Shape parse_shape(const Field& spec, Dimension dimension);
 
-// bodies: (scene_bodies.cpp)
-void parse_bodies(const Field& bodies, const ShapeLibrary& shapes, Model& model, State& state);
+// bodies: (scene_bodies.cpp). `shape_origins` gets, per body, the origin of the
+// frame its shape was given in, in the body frame (-centroid): joints given in
+// a body's frame are read in that frame.
+void parse_bodies(const Field& bodies, const ShapeLibrary& shapes, Model& model, State& state,
+                  std::vector<Vec3>* shape_origins = nullptr);
+
+// joints:, controllers: (scene_joints.cpp), after the bodies
+void parse_joints(const Field& joints, const std::vector<Vec3>& shape_origins, Model& model, const State& state);
+void parse_controllers(const Field& controllers, Model& model);
 
 // orientation and inertia helpers (scene_bodies.cpp)
 Quat parse_orientation(const Field& orientation);

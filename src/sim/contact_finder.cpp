@@ -46,6 +46,17 @@ double contact_distance(const Model& model, const State& state, std::uint32_t i)
   return std::max(eps, 1e-9);
 }
 
+// Bodies linked by a joint do not collide with each other unless the joint
+// asks (JointModel::collide; RPIsim's doesNotCollideWith, set both ways).
+static void remove_joined_pairs(const Model& model, std::vector<BodyPair>& pairs) {
+  if (model.joints.empty()) return;
+  std::erase_if(pairs, [&](const BodyPair& p) {
+    for (const JointModel& j : model.joints)
+      if (!j.collide && ((j.body_a == p.a && j.body_b == p.b) || (j.body_a == p.b && j.body_b == p.a))) return true;
+    return false;
+  });
+}
+
 void ContactFinder::find(const Model& model, const State& state, const std::vector<Vec6>& free_velocity,
                          StepProfile& profile) {
   const std::size_t nb = model.bodies.size();
@@ -63,6 +74,7 @@ void ContactFinder::find(const Model& model, const State& state, const std::vect
       boxes_[i] = swept_box(model.bodies[i].shape, s.pose, next, body_eps_[i]);
     }
     broadphase_.find_pairs(boxes_, is_static_, pairs_);
+    remove_joined_pairs(model, pairs_);
   }
   StageTimer timer(profile, Stage::Narrowphase);
   narrowphase(model, state, &free_velocity);

@@ -1,5 +1,6 @@
 #include "sim/island_solver.hpp"
 
+#include "joints/joint_problem.hpp"
 #include "sim/certification.hpp"
 #include "sim/stage_timer.hpp"
 #include "solvers/solver_common.hpp"
@@ -25,19 +26,23 @@ const ConstraintSet& IslandSolver::island_constraints(const ConstraintSet& all, 
 // options.islands is off.
 void IslandSolver::group_islands(const Model& model, const std::vector<bool>& is_static,
                                  const ConstraintSet& constraints) {
-  find_islands(constraints, is_static, islands_);
+  joint_ends_.clear();
+  for (const JointModel& j : model.joints) joint_ends_.emplace_back(j.body_a, j.body_b);
+  find_islands(constraints, is_static, islands_, joint_ends_);
   if (model.options.islands || islands_.size() <= 1) return;
   Island all;
   for (const Island& island : islands_) all.bodies.insert(all.bodies.end(), island.bodies.begin(), island.bodies.end());
   std::sort(all.bodies.begin(), all.bodies.end());
   for (std::size_t c = 0; c < constraints.contacts.size(); ++c) all.contacts.push_back(static_cast<int>(c));
   for (std::size_t k = 0; k < constraints.constraints.size(); ++k) all.constraints.push_back(static_cast<int>(k));
+  for (const Island& island : islands_) all.joints.insert(all.joints.end(), island.joints.begin(), island.joints.end());
+  std::sort(all.joints.begin(), all.joints.end());
   islands_.assign(1, std::move(all));
 }
 
 void IslandSolver::formulate(const Model& model, const State& state, const ConstraintSet& set,
-                             const std::vector<InverseMass>& inverse_mass, const std::vector<Vec6>& free_velocity,
-                             StepProblem& problem, bool matrix) {
+                             const std::vector<int>& joints, const std::vector<InverseMass>& inverse_mass,
+                             const std::vector<Vec6>& free_velocity, StepProblem& problem, bool matrix) {
   FormulationInput in;
   in.model = &model;
   in.state = &state;
@@ -46,6 +51,7 @@ void IslandSolver::formulate(const Model& model, const State& state, const Const
   in.h = model.options.h;
   in.matrix = matrix;
   build_problem(model.options.formulation, in, set, problem);
+  append_joint_rows(in, joints, problem);  // the island's joints after its contact rows
 }
 
 void IslandSolver::solve(const Model& model, const State& state, const std::vector<bool>& is_static,
@@ -53,7 +59,8 @@ void IslandSolver::solve(const Model& model, const State& state, const std::vect
                          const std::vector<Vec6>& free_velocity, std::vector<Vec6>& velocity, StepReport& report) {
   warm_start_.begin_step();
   report.solved_by.assign(chain_.size(), 0);
-  if (constraints.contacts.empty()) {
+  report.joint_wrenches.assign(model.joints.size(), Vec6::Zero());
+  if (constraints.contacts.empty() && model.joints.empty()) {
     islands_.clear();
     problems_.clear();
     warm_start_.end_step();
@@ -76,7 +83,7 @@ void IslandSolver::solve(const Model& model, const State& state, const std::vect
       StageTimer timer(report.profile, Stage::Formulation);
       // the dense A only when the chain's first solver reads it (pgs, psor
       // work on the structure); a fallback that needs it assembles it then
-      formulate(model, state, set, inverse_mass, free_velocity, problem, chain_.first_needs_matrix());
+      formulate(model, state, set, island.joints, inverse_mass, free_velocity, problem, chain_.first_needs_matrix());
       warm_start_.guess(set, problem, z_);
     }
     SolverResult result;
@@ -86,7 +93,7 @@ void IslandSolver::solve(const Model& model, const State& state, const std::vect
       ir.bodies = island.bodies;
       result = chain_.solve(set, problem, z_, model.options.max_cone_violation, ir);
       bool changed = false;  // z no longer the last attempt's: measure again
-      if (!ir.certified && recover(model, state, set, inverse_mass, free_velocity, z_)) {
+      if (!ir.certified && recover(model, state, set, island.joints, inverse_mass, free_velocity, z_)) {
         std::swap(problem, clamped_problem_);  // the impulses are the clamped problem's (its layout may differ: F2)
         warm_start_.rename(set, problem);
         ir.recovered = true;
@@ -110,6 +117,7 @@ void IslandSolver::solve(const Model& model, const State& state, const std::vect
     }
     StageTimer timer(report.profile, Stage::Integration);
     apply_impulses(problem, z_, inverse_mass, velocity);
+    if (!island.joints.empty()) add_joint_reactions(model, state, problem, z_, model.options.h, report.joint_wrenches);
     warm_start_.remember(z_);
     // per-contact impulses for observers, in the whole set's contact order
     for (std::size_t c = 0; c < island.contacts.size(); ++c) {
@@ -149,8 +157,8 @@ void IslandSolver::report_island(std::size_t i, const SolverResult& result, Step
 
 // See the header: the island again with penetrating gaps clamped at zero.
 bool IslandSolver::recover(const Model& model, const State& state, const ConstraintSet& set,
-                           const std::vector<InverseMass>& inverse_mass, const std::vector<Vec6>& free_velocity,
-                           VecX& z) {
+                           const std::vector<int>& joints, const std::vector<InverseMass>& inverse_mass,
+                           const std::vector<Vec6>& free_velocity, VecX& z) {
   // Anitescu-Potra's U rows read no gap; PEG's I and X rows do under either formulation (peg_rows.cpp F1)
   if (model.options.formulation != FormulationKind::StewartTrinkle && !set.has_peg_constraints()) return false;
   bool any = false;
@@ -158,7 +166,7 @@ bool IslandSolver::recover(const Model& model, const State& state, const Constra
   if (!any) return false;
   clamped_ = set;
   for (ConstrainedContact& c : clamped_.contacts) c.contact.gap = std::max(c.contact.gap, 0.0);
-  formulate(model, state, clamped_, inverse_mass, free_velocity, clamped_problem_, true);
+  formulate(model, state, clamped_, joints, inverse_mass, free_velocity, clamped_problem_, true);
   VecX retry;
   if (!chain_.solve_with_last(clamped_problem_.lcp, retry)) return false;
   z = retry;

@@ -1,5 +1,6 @@
 // The time-stepping stepper's solve: one complementarity problem per contact
 // island (sim/islands.hpp), each formulated (dynamics/formulation.hpp),
+// with its joints' rows after the contact rows (joints/joint_problem.hpp),
 // warm-started from last step's impulses (sim/warm_start.hpp), solved by the
 // certified chain (sim/solver_chain.hpp), and its impulses applied to the
 // velocities (eq. 2.30: nu^{l+1} = nu* + M^-1 G z).
@@ -52,16 +53,17 @@ class IslandSolver {
 
  private:
   void group_islands(const Model& model, const std::vector<bool>& is_static, const ConstraintSet& constraints);
-  void formulate(const Model& model, const State& state, const ConstraintSet& set,
+  void formulate(const Model& model, const State& state, const ConstraintSet& set, const std::vector<int>& joints,
                  const std::vector<InverseMass>& inverse_mass, const std::vector<Vec6>& free_velocity,
                  StepProblem& problem, bool matrix);
-  bool recover(const Model& model, const State& state, const ConstraintSet& set,
+  bool recover(const Model& model, const State& state, const ConstraintSet& set, const std::vector<int>& joints,
                const std::vector<InverseMass>& inverse_mass, const std::vector<Vec6>& free_velocity, VecX& z);
   void report_island(std::size_t i, const SolverResult& result, StepReport& report);
 
   SolverChain chain_;
   WarmStartCache warm_start_;
   std::vector<Island> islands_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> joint_ends_;  // per model joint, for find_islands
   std::vector<ConstraintSet> island_constraints_;  // per island; unused when the island is the whole set
   std::vector<StepProblem> problems_;
   ConstraintSet clamped_;            // a recovery's constraint set

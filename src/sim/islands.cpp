@@ -39,7 +39,8 @@ std::vector<std::uint32_t> component_labels(std::size_t bodies,
   return label;
 }
 
-void find_islands(const ConstraintSet& set, const std::vector<bool>& is_static, std::vector<Island>& out) {
+void find_islands(const ConstraintSet& set, const std::vector<bool>& is_static, std::vector<Island>& out,
+                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& joint_ends) {
   out.clear();
   const std::size_t nb = is_static.size();
   BodyUnion u(nb);
@@ -53,6 +54,10 @@ void find_islands(const ConstraintSet& set, const std::vector<bool>& is_static, 
         else u.unite(first, body);
       }
   }
+  // joints unite their two ends (a world or static end joins nothing)
+  auto dynamic = [&](std::uint32_t b) { return b < nb && !is_static[b]; };
+  for (const auto& [a, b] : joint_ends)
+    if (dynamic(a) && dynamic(b)) u.unite(a, b);
   // the island of a contact: its dynamic body's representative (a contact
   // between two static bodies, which the broadphase never pairs, goes with body_a)
   auto island_of = [&](int c) {
@@ -67,6 +72,14 @@ void find_islands(const ConstraintSet& set, const std::vector<bool>& is_static, 
     contact_island[c] = island_of(static_cast<int>(c));
     index.emplace(contact_island[c], 0);
   }
+  std::vector<std::uint32_t> joint_island(joint_ends.size(), kNoIsland);
+  for (std::size_t j = 0; j < joint_ends.size(); ++j) {
+    const auto [a, b] = joint_ends[j];
+    if (dynamic(a) || dynamic(b)) {
+      joint_island[j] = u.find(dynamic(a) ? a : b);
+      index.emplace(joint_island[j], 0);
+    }
+  }
   out.resize(index.size());
   std::size_t next = 0;
   for (auto& [representative, i] : index) i = next++;
@@ -76,6 +89,8 @@ void find_islands(const ConstraintSet& set, const std::vector<bool>& is_static, 
     if (set.constraints[k].contacts.empty()) continue;
     out[index[contact_island[set.constraints[k].contacts.front()]]].constraints.push_back(static_cast<int>(k));
   }
+  for (std::size_t j = 0; j < joint_ends.size(); ++j)
+    if (joint_island[j] != kNoIsland) out[index[joint_island[j]]].joints.push_back(static_cast<int>(j));
   for (std::size_t b = 0; b < nb; ++b) {
     if (is_static[b]) continue;
     auto it = index.find(u.find(static_cast<std::uint32_t>(b)));

@@ -43,11 +43,15 @@ struct Island {
   std::vector<std::uint32_t> bodies;  // dynamic bodies, ascending
   std::vector<int> contacts;          // indices into the constraint set's contacts, ascending
   std::vector<int> constraints;       // indices into its constraints, ascending
+  std::vector<int> joints;            // indices into Model::joints, ascending
 };
 
 // Splits a constraint set into islands. Every constraint lies in one island
 // (all bodies its sub-contacts touch are united), ordered by smallest body.
-void find_islands(const ConstraintSet& set, const std::vector<bool>& is_static, std::vector<Island>& out);
+// `joint_ends` (body_a, body_b per joint; kNoBody for the world) unite their
+// bodies too, and an island may hold joints and no contact.
+void find_islands(const ConstraintSet& set, const std::vector<bool>& is_static, std::vector<Island>& out,
+                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& joint_ends = {});
 
 // The island's part of `set`, contact indices renumbered in island order.
 void extract_island(const ConstraintSet& set, const Island& island, ConstraintSet& out);

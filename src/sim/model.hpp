@@ -5,6 +5,8 @@
 #pragma once
 
 #include "geometry/shape.hpp"
+#include "joints/controller_spec.hpp"
+#include "joints/joint.hpp"
 #include "math/types.hpp"
 
 #include <cstdint>
@@ -92,6 +94,8 @@ struct SimOptions {
   bool position_correction = false;
   double correction_tolerance = 1e-6;
   int correction_iterations = 4;
+  // Joints (joints/joint.hpp): stabilization, Algorithm 1 and its tolerances.
+  JointOptions joints;
 };
 
 struct Model {
@@ -100,6 +104,11 @@ struct Model {
   std::vector<Material> materials;  // index 0 is "default" when a scene names none
   // friction coefficient per material pair, symmetric, size materials^2
   std::vector<double> friction;
+  // Joints between bodies or a body and the world (joints/joint.hpp), and the
+  // PD controllers on their coordinates (joints/controller_spec.hpp) that the
+  // world runs at the start of every step.
+  std::vector<JointModel> joints;
+  std::vector<PdControllerSpec> controllers;
 
   double mu(MaterialId a, MaterialId b) const {
     return friction[a.index * materials.size() + b.index];

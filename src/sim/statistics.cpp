@@ -51,6 +51,12 @@ void RunStatistics::on_step(const Model& model, const State& state, const StepRe
   if (r.position_corrections > 0) ++steps_corrected;
   correction_failures += r.correction_failures;
   max_penetration_before_correction = std::max(max_penetration_before_correction, r.penetration_before_correction);
+  joints = static_cast<int>(model.joints.size());
+  joint_position_error_before = std::max(joint_position_error_before, r.joint_position_error_before);
+  joint_velocity_error_before = std::max(joint_velocity_error_before, r.joint_velocity_error_before);
+  joint_position_error = std::max(joint_position_error, r.joint_position_error);
+  joint_velocity_error = std::max(joint_velocity_error, r.joint_velocity_error);
+  joint_correction_iterations += r.joint_correction_iterations;
   energy_final = mechanical_energy(model, state);
   energy_max_rise = std::max(energy_max_rise, energy_final - energy_initial);
   momentum_final = linear_momentum(model, state);
@@ -105,6 +111,11 @@ std::string RunStatistics::summary(double wall_seconds) const {
   if (position_corrections > 0 || correction_failures > 0)
     add("position correction   %ld projections in %ld steps, %ld unsolved; largest penetration before it %.3g m\n",
         position_corrections, steps_corrected, correction_failures, max_penetration_before_correction);
+  if (joints > 0)
+    add("joint errors          %d joints, largest position %.3g, velocity %.3g (before correction %.3g, %.3g); "
+        "correction iterations %ld\n",
+        joints, joint_position_error, joint_velocity_error, joint_position_error_before, joint_velocity_error_before,
+        joint_correction_iterations);
   add("energy                initial %.6g J, final %.6g J, drift %.3g (relative), largest rise %.3g J\n",
       energy_initial, energy_final, energy_drift(), energy_max_rise);
   add("momentum              initial (%.6g, %.6g, %.6g), final (%.6g, %.6g, %.6g), drift |dp|/|p0| %.3g\n",

@@ -46,6 +46,12 @@ class RunStatistics final : public StepObserver {
   long steps_corrected = 0;
   long correction_failures = 0;
   double max_penetration_before_correction = 0.0;
+  // joints: the largest position / velocity error over the run, before and
+  // after the joint correction (StepReport), and Algorithm 1's iterations
+  int joints = 0;
+  double joint_position_error_before = 0.0, joint_velocity_error_before = 0.0;
+  double joint_position_error = 0.0, joint_velocity_error = 0.0;
+  long joint_correction_iterations = 0;
   double energy_initial = 0.0, energy_final = 0.0, energy_max_rise = 0.0;
   Vec3 momentum_initial = Vec3::Zero(), momentum_final = Vec3::Zero();
   StepProfile total_time;  // seconds per stage, summed over steps

@@ -97,6 +97,16 @@ struct StepReport {
   int position_corrections = 0;           // projections of SimOptions::position_correction this step
   int correction_failures = 0;            // island projections no solver of the chain solved (those islands stay)
   double penetration_before_correction = 0.0;  // deepest overlap before them (m); max_penetration is after
+  // Joints (joints/joint_correction.hpp): the largest per-joint norm of the
+  // position error ||psi_b|| (m and rad mixed, as the thesis's ||C||) and of
+  // the velocity error ||G_b' nu|| after the step, before and after the joint
+  // correction (equal when it is off); 0 without joints.
+  double joint_position_error_before = 0.0, joint_velocity_error_before = 0.0;
+  double joint_position_error = 0.0, joint_velocity_error = 0.0;
+  int joint_correction_iterations = 0;  // Algorithm 1's position + velocity iterations this step
+  // per model joint: the wrench its rows applied to its end B over the step,
+  // [force (N); torque about B's anchor (N m)], world frame (joints/joint_problem.hpp)
+  std::vector<Vec6> joint_wrenches;
   StepProfile profile;
 
   // Back to a fresh report for step `index`, keeping the vectors' storage.
@@ -117,6 +127,9 @@ struct StepReport {
     max_penetration = penetration_before_correction = std::numeric_limits<double>::quiet_NaN();
     penetration_exceeded = false;
     position_corrections = correction_failures = 0;
+    joint_position_error_before = joint_velocity_error_before = joint_position_error = joint_velocity_error = 0.0;
+    joint_correction_iterations = 0;
+    joint_wrenches.clear();
     profile = StepProfile{};
   }
 };

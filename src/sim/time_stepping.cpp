@@ -2,6 +2,7 @@
 
 #include "contact/traps.hpp"
 #include "dynamics/integration.hpp"
+#include "joints/joint_correction.hpp"
 #include "sim/penetration_meter.hpp"
 #include "sim/stage_timer.hpp"
 
@@ -31,6 +32,24 @@ void TimeSteppingStepper::free_velocities(const Model& model, const State& state
   }
 }
 
+// Joint errors after the step, and Algorithm 1 when on (joints/joint_correction.hpp).
+void TimeSteppingStepper::correct_joints_after_step(const Model& model, State& state, StepReport& report) {
+  if (model.joints.empty()) return;
+  StageTimer timer(report.profile, Stage::Integration);  // timed with the update it corrects
+  JointCorrection c;
+  if (model.options.joints.correction) {
+    c = correct_joints(model, state);
+    check_finite(model, state);
+  } else {
+    c.before = c.after = measure_joint_errors(model, state);
+  }
+  report.joint_position_error_before = c.before.position;
+  report.joint_velocity_error_before = c.before.velocity;
+  report.joint_position_error = c.after.position;
+  report.joint_velocity_error = c.after.velocity;
+  report.joint_correction_iterations = c.position_iterations + c.velocity_iterations;
+}
+
 void TimeSteppingStepper::step(const Model& model, State& state, const StepNeeds& needs, StepReport& report) {
   free_velocities(model, state, report);
   finder_.find(model, state, free_velocity_, report.profile);
@@ -51,6 +70,10 @@ void TimeSteppingStepper::step(const Model& model, State& state, const StepNeeds
       s.torque.setZero();
     }
     check_finite(model, state);
+  }
+  correct_joints_after_step(model, state, report);
+  {
+    StageTimer timer(report.profile, Stage::Integration);
     state.time += model.options.h;
     ++state.step;
     report.time = state.time;

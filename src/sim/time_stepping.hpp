@@ -6,6 +6,7 @@
 //   contact model     feature pairs -> U/I/X constraints      (thesis ch. 4)
 //   solve             per island: formulation, certified chain, impulses
 //   integration       poses from nu^{l+1}                     (eq. 2.36)
+//   joint correction  joint errors measured; Algorithm 1 when on (joints/joint_correction.hpp)
 //   penetration       deepest overlap, when asked
 //   position correction, when on (sim/position_correction.hpp)
 //
@@ -41,6 +42,7 @@ class TimeSteppingStepper final : public Stepper {
 
  private:
   void free_velocities(const Model& model, const State& state, StepReport& report);
+  void correct_joints_after_step(const Model& model, State& state, StepReport& report);
 
   ContactFinder finder_;
   std::unique_ptr<ContactModel> contact_model_;

@@ -5,6 +5,7 @@
 namespace pegsim {
 namespace {
 constexpr int kRoles = static_cast<int>(RowRole::Other) + 1;
+constexpr std::uint8_t kJointKind = 0xfe;  // Name::kind of a joint variable (0xff: unnamed)
 }  // namespace
 
 void WarmStartCache::begin_step() { next_.clear(); }
@@ -34,6 +35,11 @@ void WarmStartCache::name_variables(const ConstraintSet& set, const StepProblem&
     Name& name = names_[static_cast<std::size_t>(v)];
     const int c = v < static_cast<int>(problem.var_contact.size()) ? problem.var_contact[v] : -1;
     const RowRole role = problem.lcp.role.empty() ? RowRole::Other : problem.lcp.role[v];
+    const int joint = v < static_cast<int>(problem.var_joint.size()) ? problem.var_joint[v] : -1;
+    if (joint >= 0) {  // a joint's variable: named by (joint, its index among the joint's variables)
+      name = Name{kNoBody, kNoBody, joint, problem.var_joint_row[v], 0, 0, kJointKind, static_cast<std::uint8_t>(role), 0};
+      continue;
+    }
     if (c < 0) {  // a variable of no contact: never guessed
       name = Name{kNoBody, kNoBody, -1, -1, 0, 0, 0xff, static_cast<std::uint8_t>(role), v};
       continue;

@@ -9,6 +9,9 @@
 // slacks, eqs. 4.10, 4.12). Every variable is kept, PEG's slacks included, so
 // a resting PEG contact set starts from last step's complete solution.
 //
+// A joint's variables (joints/joint_problem.hpp) are named by the joint and
+// their index among its variables, so a joint's impulses carry over every step.
+//
 // Storage: two flat arrays (this step's, last step's) sorted by name, reused
 // from step to step: no allocation once they have grown to the run's largest
 // contact set. Lookups are binary searches. No order depends on an address or

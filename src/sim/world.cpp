@@ -14,6 +14,8 @@ World::World(Model model, State state) : state_(std::move(state)) {
     throw std::invalid_argument("World: state has " + std::to_string(state_.bodies.size()) + " bodies, model has " +
                                 std::to_string(model.bodies.size()));
   reconfigure(std::move(model));
+  for (const PdControllerSpec& spec : model_.controllers)  // throws std::invalid_argument on a bad spec
+    pd_controllers_.push_back(std::make_unique<PdController>(model_, spec));
 }
 
 World::~World() = default;
@@ -65,6 +67,8 @@ const StepReport& World::step() {
   StepNeeds needs;
   needs.penetration = measure_penetration_ || std::isfinite(model_.options.max_penetration);
   for (const StepObserver* o : observers_) needs.penetration |= o->needs_penetration();
+  for (auto& c : pd_controllers_) c->before_step(model_, state_);
+  for (JointController* c : controllers_) c->before_step(model_, state_);
   stepper_->step(model_, state_, needs, report_);
   StageTimer timer(report_.profile, Stage::Observers);
   report_.penetration_exceeded = report_.max_penetration > model_.options.max_penetration;  // false when NaN

@@ -14,6 +14,7 @@
 #include "sim/stepper.hpp"
 #include "contact/contact_model.hpp"
 #include "dynamics/formulation.hpp"
+#include "joints/controllers.hpp"
 
 #include <memory>
 #include <string>
@@ -49,6 +50,11 @@ class World {
   void set_measure_penetration(bool on) { measure_penetration_ = on; }
   bool measures_penetration() const { return measure_penetration_; }
   void add_observer(StepObserver* observer) { observers_.push_back(observer); }
+  // Joint controllers run at the start of every step, before the stepper, on
+  // the state at that step's start (joints/controllers.hpp): first the
+  // model's PD controllers (Model::controllers), then these, in the order added.
+  void add_controller(JointController* controller) { controllers_.push_back(controller); }
+  const std::vector<std::unique_ptr<PdController>>& pd_controllers() const { return pd_controllers_; }
 
   // Advances one step of model().options.h; the report stays valid until the next step.
   const StepReport& step();
@@ -76,6 +82,8 @@ class World {
   State state_;
   std::unique_ptr<Stepper> stepper_;
   std::vector<StepObserver*> observers_;
+  std::vector<std::unique_ptr<PdController>> pd_controllers_;  // from model_.controllers
+  std::vector<JointController*> controllers_;
   bool measure_penetration_ = false;
   StepReport report_;
 };
