@@ -78,6 +78,18 @@
 //    whose lines come closest strictly inside both segments, the edge-edge
 //    contact of 4.4.2; the others are vertex-edge or vertex-vertex
 //    configurations, held by the vertices' I-constraints and the X-constraints.
+// P6 The same test on step 3's U-constraints. An edge-edge contact's normal
+//    is e_a x e_b signed by eq. 3.6 from the edges' facets; once the pair is
+//    no longer applicable (APPL < 0, admitted by eps_theta's relaxation over
+//    a fast rotation) that sign can point the wrong way, and two edges
+//    3.7 mm apart read as crossed 3.7 mm deep while the bodies do not
+//    overlap at all. A U-constraint on it demands 0.74 m/s of separation
+//    along the wrong normal against the pair's true edge-edge contact,
+//    nearly opposite: Lemke met both with opposing normal impulses of
+//    290 N s, their friction launched a 2 kg polyhedron at 120 rad/s, and the
+//    next step's eps: auto took in 800 contacts (random-pour seed 43,
+//    tests/sim/pour_budget_test.cpp). A violated edge-edge contact deeper
+//    than the parts' overlap is therefore not constrained.
 //
 // LNC (PegVariant::Lnc): step 1 with every contact a primary (no C-split) and
 // every lone contact constrained, no step 2, and a U-constraint on every
@@ -149,9 +161,10 @@ class Pair3d {
     }
     if (!lnc)
       for (const auto& [vertex, group] : groups) vertex_edge_configurations(vertex, group);  // step 2
-    for (int i : edge_edge) {  // step 3, Algorithm 13, P4, P5
+    for (int i : edge_edge) {  // step 3, Algorithm 13, P4, P5, P6
       if (!lines_meet_on_segments(contacts_[i], true)) continue;
-      if (!used(i) && contacts_[i].features.applicability >= eps_theta) writer_.u(i);  // LNC: used_ stays empty
+      if (!used(i) && contacts_[i].features.applicability >= eps_theta && within_overlap(contacts_[i].gap))
+        writer_.u(i);  // LNC: used_ stays empty
     }
   }
 
@@ -195,8 +208,7 @@ class Pair3d {
       if (contacts_[cee].features.applicability < eps_theta) continue;
       // P5: a violated C(e_a, e_b) (or flipped copy) whose lines meet outside a segment is dropped
       const bool on_segments = lines_meet_on_segments(contacts_[cee], false);
-      const double tolerance = model_.options.eps_feasible;
-      auto usable = [&](double gap) { return on_segments || gap >= -tolerance || -gap <= overlap_depth() + tolerance; };
+      auto usable = [&](double gap) { return on_segments || within_overlap(gap); };
       const PolyEdge& ea = p.edges[static_cast<std::size_t>(e_a)];
       const int other = ea.tail == v_a ? ea.head : ea.tail;
       const Vec3 direction =
@@ -238,6 +250,13 @@ class Pair3d {
     line_parameters(pa, qa - pa, pb, qb - pb, s, t);
     if (strict) return s > kOnSegment && s < 1.0 - kOnSegment && t > kOnSegment && t < 1.0 - kOnSegment;
     return within(s) && within(t);
+  }
+
+  // P5, P6: a contact asks for no more separation than the pair needs: it is
+  // satisfied within eps_feasible, or violated no deeper than the parts overlap.
+  bool within_overlap(double gap) {
+    const double tolerance = model_.options.eps_feasible;
+    return gap >= -tolerance || -gap <= overlap_depth() + tolerance;
   }
 
   // P5: how deep the two parts overlap at the step's start (separating axis
