@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
 #include <string>
 
@@ -74,9 +75,17 @@ int main(int argc, char** argv) {
     double rise = 0.0;
     bool ok = true;
     const long n = std::lround(options.duration / options.h);
-    for (long k = 0; k < n; ++k) {
+    std::string error;
+    for (long k = 0; k < n && error.empty(); ++k) {
       const auto start = std::chrono::steady_clock::now();
-      const StepReport& r = world.step();
+      try {
+        world.step();
+      } catch (const std::exception& e) {  // World::step refuses a non-finite state
+        error = e.what();
+        ok = false;
+        break;
+      }
+      const StepReport& r = world.last_report();
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       worst_step_s = std::max(worst_step_s, s);
       total_s += s;
@@ -92,7 +101,7 @@ int main(int argc, char** argv) {
     worst_rise = std::max(worst_rise, rise);
     if (!ok || rise > 0.0) {
       ++bad;
-      std::printf("seed %ld: %s, energy rise %.3g J\n", seed, ok ? "finite" : "NON-FINITE", rise);
+      std::printf("seed %ld: %s, energy rise %.3g J %s\n", seed, ok ? "finite" : "NON-FINITE", rise, error.c_str());
     }
   }
   std::printf("seeds %ld, steps %ld, seeds non-finite or gaining energy %ld\n", seeds, steps, bad);

@@ -88,8 +88,12 @@
 //    nearly opposite: Lemke met both with opposing normal impulses of
 //    290 N s, their friction launched a 2 kg polyhedron at 120 rad/s, and the
 //    next step's eps: auto took in 800 contacts (random-pour seed 43,
-//    tests/sim/pour_budget_test.cpp). A violated edge-edge contact deeper
-//    than the parts' overlap is therefore not constrained.
+//    tests/sim/pour_budget_test.cpp). Likewise in Algorithm 14: an
+//    X-constraint over such a contact and the vertex's non-applicable facet
+//    contact, both 3.6 cm "deep" between bodies apart, launched a body at
+//    150 rad/s (pour seed 53). So a violated edge-edge contact whose lines
+//    meet on both segments is constrained only when the parts overlap at all
+//    (admissible() below); P5's rule stays for the others.
 //
 // LNC (PegVariant::Lnc): step 1 with every contact a primary (no C-split) and
 // every lone contact constrained, no step 2, and a U-constraint on every
@@ -163,7 +167,7 @@ class Pair3d {
       for (const auto& [vertex, group] : groups) vertex_edge_configurations(vertex, group);  // step 2
     for (int i : edge_edge) {  // step 3, Algorithm 13, P4, P5, P6
       if (!lines_meet_on_segments(contacts_[i], true)) continue;
-      if (!used(i) && contacts_[i].features.applicability >= eps_theta && within_overlap(contacts_[i].gap))
+      if (!used(i) && contacts_[i].features.applicability >= eps_theta && admissible(contacts_[i].gap, true))
         writer_.u(i);  // LNC: used_ stays empty
     }
   }
@@ -208,7 +212,7 @@ class Pair3d {
       if (contacts_[cee].features.applicability < eps_theta) continue;
       // P5: a violated C(e_a, e_b) (or flipped copy) whose lines meet outside a segment is dropped
       const bool on_segments = lines_meet_on_segments(contacts_[cee], false);
-      auto usable = [&](double gap) { return on_segments || within_overlap(gap); };
+      auto usable = [&](double gap) { return admissible(gap, on_segments); };
       const PolyEdge& ea = p.edges[static_cast<std::size_t>(e_a)];
       const int other = ea.tail == v_a ? ea.head : ea.tail;
       const Vec3 direction =
@@ -252,11 +256,16 @@ class Pair3d {
     return within(s) && within(t);
   }
 
-  // P5, P6: a contact asks for no more separation than the pair needs: it is
-  // satisfied within eps_feasible, or violated no deeper than the parts overlap.
-  bool within_overlap(double gap) {
+  // P5, P6: an edge-edge contact asks for no separation the pair does not
+  // need. Satisfied within eps_feasible: kept. Violated, with the edges'
+  // lines meeting inside both segments: kept only when the parts overlap
+  // at all (a genuine crossing is an overlap, though the separating-axis
+  // depth may be less than the contact's); else kept when violated no
+  // deeper than the parts overlap.
+  bool admissible(double gap, bool on_segments) {
     const double tolerance = model_.options.eps_feasible;
-    return gap >= -tolerance || -gap <= overlap_depth() + tolerance;
+    if (gap >= -tolerance) return true;
+    return on_segments ? overlap_depth() > tolerance : -gap <= overlap_depth() + tolerance;
   }
 
   // P5: how deep the two parts overlap at the step's start (separating axis

@@ -44,13 +44,15 @@ PourRun pour(std::uint64_t seed, const RandomPourOptions& options, int max_probl
   return r;
 }
 
-// Seed 43 hung at step 196 under Lemke (a false edge-edge contact launched a
-// body at 120 rad/s; eps: auto then took in 814 contacts, n = 5358:
-// peg_3d.cpp P6). Each seed: 200 steps, a fraction of a second.
+// Seed 53 went non-finite at step 102 (an X-constraint over a false
+// edge-edge contact launched a body at 150 rad/s at step 74; eps: auto then
+// took in up to 64,000 variables, skipped by the budget, and the spinning
+// body's free flight overflowed: peg_3d.cpp P6). The hang (n = 5358
+// at step 196) was the same launch. Each seed: 200 steps, a fraction of a second.
 TEST(RandomPour, SeedsRunToCompletionWithoutGainingEnergy) {
   RandomPourOptions options;
   options.duration = 1.0;  // past step 196, when the pile has landed
-  for (std::uint64_t seed : {43u, 1u, 2u, 3u}) {
+  for (std::uint64_t seed : {53u, 1u, 2u, 3u}) {
     const PourRun r = pour(seed, options);
     EXPECT_TRUE(r.finite) << "seed " << seed;
     EXPECT_EQ(r.over_budget, 0) << "seed " << seed;
@@ -58,20 +60,20 @@ TEST(RandomPour, SeedsRunToCompletionWithoutGainingEnergy) {
     // contacts (millimetres, at most a few joules at h = 0.005); the impacts
     // and friction of the drop dissipate tens of joules first, and
     // semi-implicit Euler loses m g^2 h^2 / 2 per free-flight step. So the
-    // total never exceeds its start; seed 43's launch added over 200 J.
+    // total never exceeds its start; seed 53's launch added hundreds of joules.
     EXPECT_LE(r.max_energy, r.initial_energy) << "seed " << seed;
     // Eight bodies of at most 8 sub-contacts each against 7 neighbours and
-    // walls stay far below the budget; the failing seed asked for 5358.
+    // walls stay far below the budget; seed 53 asked for 64,000.
     EXPECT_LT(r.max_problem_size, 1500) << "seed " << seed;
   }
 }
 
 // The chain [lemke, path] of the report, same seed.
-TEST(RandomPour, LemkePathChainSeed43) {
+TEST(RandomPour, LemkePathChainSeed53) {
   RandomPourOptions options;
   options.duration = 1.0;
   options.solver_chain = {"lemke", "path"};
-  const PourRun r = pour(43, options);
+  const PourRun r = pour(53, options);
   EXPECT_TRUE(r.finite);
   EXPECT_LE(r.max_energy, r.initial_energy);  // as above
 }
