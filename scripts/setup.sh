@@ -9,6 +9,7 @@ PACKAGES=(build-essential cmake ninja-build ccache pkg-config
           libgtest-dev libgmock-dev libbenchmark-dev libsiconos-numerics-dev
           libbullet-dev libmujoco-dev libode-dev
           python3 python3-dev python3-pybind11 python3-numpy python3-h5py python3-pytest python3-matplotlib
+          clang-14 libfuzzer-14-dev
           chromium chromium-driver)
 # the replay viewer (viewer/) is bundled with node and npm; Debian's nodejs and
 # npm are installed only when no node/npm is on the PATH (e.g. NodeSource's)
