@@ -10,6 +10,7 @@ PACKAGES=(build-essential cmake ninja-build ccache pkg-config
           libbullet-dev libmujoco-dev libode-dev
           python3 python3-dev python3-pybind11 python3-numpy python3-h5py python3-pytest python3-matplotlib
           python3-yaml python3-dask python3-distributed python3-pandas python3-tables
+          clang-14 libfuzzer-14-dev
           chromium chromium-driver)
 # the replay viewer (viewer/) is bundled with node and npm; Debian's nodejs and
 # npm are installed only when no node/npm is on the PATH (e.g. NodeSource's)

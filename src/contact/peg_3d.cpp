@@ -78,6 +78,22 @@
 //    whose lines come closest strictly inside both segments, the edge-edge
 //    contact of 4.4.2; the others are vertex-edge or vertex-vertex
 //    configurations, held by the vertices' I-constraints and the X-constraints.
+// P6 The same test on step 3's U-constraints. An edge-edge contact's normal
+//    is e_a x e_b signed by eq. 3.6 from the edges' facets; once the pair is
+//    no longer applicable (APPL < 0, admitted by eps_theta's relaxation over
+//    a fast rotation) that sign can point the wrong way, and two edges
+//    3.7 mm apart read as crossed 3.7 mm deep while the bodies do not
+//    overlap at all. A U-constraint on it demands 0.74 m/s of separation
+//    along the wrong normal against the pair's true edge-edge contact,
+//    nearly opposite: Lemke met both with opposing normal impulses of
+//    290 N s, their friction launched a 2 kg polyhedron at 120 rad/s, and the
+//    next step's eps: auto took in 800 contacts (random-pour seed 43,
+//    tests/sim/pour_budget_test.cpp). Likewise in Algorithm 14: an
+//    X-constraint over such a contact and the vertex's non-applicable facet
+//    contact, both 3.6 cm "deep" between bodies apart, launched a body at
+//    150 rad/s (pour seed 53). So a violated edge-edge contact whose lines
+//    meet on both segments is constrained only when the parts overlap at all
+//    (admissible() below); P5's rule stays for the others.
 //
 // LNC (PegVariant::Lnc): step 1 with every contact a primary (no C-split) and
 // every lone contact constrained, no step 2, and a U-constraint on every
@@ -149,9 +165,10 @@ class Pair3d {
     }
     if (!lnc)
       for (const auto& [vertex, group] : groups) vertex_edge_configurations(vertex, group);  // step 2
-    for (int i : edge_edge) {  // step 3, Algorithm 13, P4, P5
+    for (int i : edge_edge) {  // step 3, Algorithm 13, P4, P5, P6
       if (!lines_meet_on_segments(contacts_[i], true)) continue;
-      if (!used(i) && contacts_[i].features.applicability >= eps_theta) writer_.u(i);  // LNC: used_ stays empty
+      if (!used(i) && contacts_[i].features.applicability >= eps_theta && admissible(contacts_[i].gap, true))
+        writer_.u(i);  // LNC: used_ stays empty
     }
   }
 
@@ -195,8 +212,7 @@ class Pair3d {
       if (contacts_[cee].features.applicability < eps_theta) continue;
       // P5: a violated C(e_a, e_b) (or flipped copy) whose lines meet outside a segment is dropped
       const bool on_segments = lines_meet_on_segments(contacts_[cee], false);
-      const double tolerance = model_.options.eps_feasible;
-      auto usable = [&](double gap) { return on_segments || gap >= -tolerance || -gap <= overlap_depth() + tolerance; };
+      auto usable = [&](double gap) { return admissible(gap, on_segments); };
       const PolyEdge& ea = p.edges[static_cast<std::size_t>(e_a)];
       const int other = ea.tail == v_a ? ea.head : ea.tail;
       const Vec3 direction =
@@ -238,6 +254,18 @@ class Pair3d {
     line_parameters(pa, qa - pa, pb, qb - pb, s, t);
     if (strict) return s > kOnSegment && s < 1.0 - kOnSegment && t > kOnSegment && t < 1.0 - kOnSegment;
     return within(s) && within(t);
+  }
+
+  // P5, P6: an edge-edge contact asks for no separation the pair does not
+  // need. Satisfied within eps_feasible: kept. Violated, with the edges'
+  // lines meeting inside both segments: kept only when the parts overlap
+  // at all (a genuine crossing is an overlap, though the separating-axis
+  // depth may be less than the contact's); else kept when violated no
+  // deeper than the parts overlap.
+  bool admissible(double gap, bool on_segments) {
+    const double tolerance = model_.options.eps_feasible;
+    if (gap >= -tolerance) return true;
+    return on_segments ? overlap_depth() > tolerance : -gap <= overlap_depth() + tolerance;
   }
 
   // P5: how deep the two parts overlap at the step's start (separating axis

@@ -5,6 +5,7 @@
 #include "io/scene_fields.hpp"
 #include "io/scene_parts.hpp"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <map>
 #include <sstream>
 #include <utility>
+#include <vector>
 
 namespace pegsim {
 
@@ -77,6 +79,29 @@ void parse_friction(const Field& friction, double default_mu, Model& model) {
 
 namespace {
 
+// Largest scene text read (bytes): scene files are hand-written, a few kB; a
+// 1000-body pour is 1 MB. Bigger input (or /dev/zero) is an error, not a read
+// that grows without end.
+constexpr std::size_t kMaxSceneBytes = 16u << 20;
+
+// Counts the YAML documents of the text, at most two, without building them.
+// yaml-cpp's LoadAll loops for ever on a text holding only "," (each
+// document starts where the last one did, and it allocates each): a
+// document that does not advance the stream ends the count as an error.
+class DocumentCounter : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+  std::vector<YAML::Mark> starts;
+};
+
 std::string default_name(const std::string& source) {
   const std::string builtin = "<builtin:";
   if (source.rfind(builtin, 0) == 0 && source.size() > builtin.size() + 1)
@@ -89,16 +114,27 @@ std::string default_name(const std::string& source) {
 
 Scene load_scene_string(const std::string& yaml_text, const std::string& source) {
   using namespace scene_detail;
-  std::vector<YAML::Node> documents;
+  if (yaml_text.size() > kMaxSceneBytes)
+    throw SceneError(source + ": the scene text is larger than " + std::to_string(kMaxSceneBytes >> 20) + " MB");
+  YAML::Node root;
   try {
-    documents = YAML::LoadAll(yaml_text);
+    std::istringstream in(yaml_text);
+    YAML::Parser parser(in);
+    DocumentCounter counter;
+    while (counter.starts.size() < 2 && parser.HandleNextDocument(counter)) {
+    }
+    if (counter.starts.size() == 2) {
+      const YAML::Mark& second = counter.starts[1];
+      if (second.pos <= counter.starts[0].pos)
+        throw SceneError(located_message(source, std::max(second.line, 0), "",
+                                         "YAML syntax error: no document can be read here (a stray ',' or flow indicator?)"));
+      throw SceneError(located_message(source, std::max(second.line, 0), "",
+                                       "a scene file holds one YAML document, found a second one"));
+    }
+    root = YAML::Load(yaml_text);
   } catch (const YAML::Exception& e) {
     throw SceneError(located_message(source, std::max(e.mark.line, 0), "", "YAML syntax error: " + e.msg));
   }
-  if (documents.size() > 1)
-    root_field(documents[1], &source).fail("a scene file holds one YAML document, found " +
-                                           std::to_string(documents.size()));
-  const YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
   const Field top = root_field(root, &source);
   if (root.IsNull()) top.fail("the scene is empty (it needs at least bodies:)");
   if (!root.IsMap())
@@ -127,12 +163,19 @@ Scene load_scene_string(const std::string& yaml_text, const std::string& source)
 }
 
 Scene load_scene_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw SceneError(path + ": is a directory, not a scene file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SceneError(path + ": cannot open the scene file: " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string text;
+  char chunk[65536];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {  // capped: /dev/zero never ends
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxSceneBytes)
+      throw SceneError(path + ": the scene file is larger than " + std::to_string(kMaxSceneBytes >> 20) + " MB");
+  }
   if (in.bad()) throw SceneError(path + ": cannot read the scene file");
-  return load_scene_string(text.str(), path);
+  return load_scene_string(text, path);
 }
 
 }  // namespace pegsim

@@ -132,6 +132,10 @@ void append_joint_rows(const FormulationInput& in, const std::vector<int>& joint
   lcp.bound.resize(n);
   lcp.role.resize(n);
   lcp.contact_of.resize(n, -1);
+  if (lcp.layout.rows == first) {  // the joint rows belong to no contact block (LcpProblem::layout)
+    lcp.layout.contact_at.resize(static_cast<std::size_t>(n), -1);
+    lcp.layout.rows = n;
+  }
   out.next_normal_var.resize(n, -1);
   out.var_contact.resize(n, -1);
   out.friction_direction.resize(n, Vec3::Zero());

@@ -44,7 +44,7 @@ void CertificationLog::on_step(const Model& model, const State&, const StepRepor
     for (std::size_t i = 0; i < island.bodies.size(); ++i)
       line += (i ? ", " : "") + model.bodies[island.bodies[i]].name;
     line += "}: ";
-    for (std::size_t a = 0; a < island.attempts.size(); ++a) {
+    for (std::size_t a = 0; a < island.attempts.size() && !island.over_budget; ++a) {
       const SolveAttempt& t = island.attempts[a];
       char part[160];
       std::snprintf(part, sizeof part, "%s%s %s (residual %.3g, cone %.3g)", a ? " -> " : "",
@@ -52,7 +52,14 @@ void CertificationLog::on_step(const Model& model, const State&, const StepRepor
                     std::string(to_string(t.status)).c_str(), t.residual, t.cone_violation);
       line += part;
     }
-    line += island.certified ? "" : "; not certified, the last solver's impulses were kept (a failure)";
+    if (island.over_budget) {
+      char part[200];
+      std::snprintf(part, sizeof part, "a problem of %d variables, over max_problem_size %d: not solved, no contact impulses (a failure)",
+                    island.problem_size, model.options.max_problem_size);
+      line += part;
+    } else {
+      line += island.certified ? "" : "; not certified, the last solver's impulses were kept (a failure)";
+    }
     if (island.recovered) line += "; recovered without penetration correction";
     warn(line);
   }

@@ -6,6 +6,7 @@
 #include "solvers/solver_common.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace pegsim {
 
@@ -16,6 +17,22 @@ void IslandSolver::configure(const Model& model) {
   s.max_iterations = o.solver_max_iterations;
   s.relaxation = o.solver_relaxation;
   chain_.configure(o.solver_chain.empty() ? std::vector<std::string>{o.solver} : o.solver_chain, s);
+}
+
+// Variables of the problem the formulation would build for `set`, at most:
+// per constraint its forces and slacks (U: 1; I over K sub-contacts with m
+// primaries: m forces, K - 1 c's and m - 1 d's, peg_rows.cpp; X: m = 1), per
+// sub-contact with friction nd directions and a slip row (eq. 6.1). Cheap:
+// checked before anything of size n^2 is allocated.
+static long problem_size_bound(const ConstraintSet& set, int nd) {
+  long n = 0;
+  for (const ContactConstraint& k : set.constraints) {
+    const long m = k.kind == ConstraintKind::I ? k.primaries : 1;
+    n += static_cast<long>(k.contacts.size()) + m - 1;
+  }
+  for (const ConstrainedContact& c : set.contacts)
+    if (c.mu > 0.0) n += nd + 1;
+  return n;
 }
 
 const ConstraintSet& IslandSolver::island_constraints(const ConstraintSet& all, std::size_t island) const {
@@ -79,6 +96,16 @@ void IslandSolver::solve(const Model& model, const State& state, const std::vect
     if (n > 1) extract_island(constraints, island, island_constraints_[i]);
     const ConstraintSet& set = island_constraints(constraints, i);
     StepProblem& problem = problems_[i];
+    const int nd = model.options.dimension == Dimension::Planar ? 2 : model.options.friction_directions;
+    if (const long size = problem_size_bound(set, nd); size > model.options.max_problem_size) {
+      problem = StepProblem{};  // nothing of it is solved or captured
+      skip_over_budget(island, set, size, report.islands[i], report);
+      SolverResult skipped;
+      skipped.status = SolverStatus::MaxIterations;
+      skipped.message = "over max_problem_size: not solved";
+      report_island(i, skipped, report);
+      continue;
+    }
     {
       StageTimer timer(report.profile, Stage::Formulation);
       // the dense A only when the chain's first solver reads it (pgs, psor
@@ -132,6 +159,24 @@ void IslandSolver::solve(const Model& model, const State& state, const std::vect
     }
   }
   warm_start_.end_step();
+}
+
+// An island over SimOptions::max_problem_size: reported, not solved; its
+// contacts get no impulses (a counted failure, CertificationLog warns).
+void IslandSolver::skip_over_budget(const Island& island, const ConstraintSet& set, long size, IslandReport& ir,
+                                    StepReport& report) {
+  ir = IslandReport{};
+  ir.bodies = island.bodies;
+  ir.contacts = static_cast<int>(set.contacts.size());
+  ir.problem_size = static_cast<int>(std::min<long>(size, std::numeric_limits<int>::max()));
+  ir.attempts.push_back(SolveAttempt{0, SolverStatus::MaxIterations, std::numeric_limits<double>::infinity(), 0.0, false});
+  ir.certified = false;
+  ir.over_budget = true;
+  ++report.over_budget;
+  for (std::size_t c = 0; c < island.contacts.size(); ++c) {
+    report.contacts[island.contacts[c]] = set.contacts[c].contact;
+    report.impulses[island.contacts[c]] = ContactImpulse{};
+  }
 }
 
 // The step's totals from island i's certificate: the step's SolverResult is

@@ -56,6 +56,8 @@ class IslandSolver {
   void formulate(const Model& model, const State& state, const ConstraintSet& set, const std::vector<int>& joints,
                  const std::vector<InverseMass>& inverse_mass, const std::vector<Vec6>& free_velocity,
                  StepProblem& problem, bool matrix);
+  void skip_over_budget(const Island& island, const ConstraintSet& set, long size, IslandReport& ir,
+                        StepReport& report);
   bool recover(const Model& model, const State& state, const ConstraintSet& set, const std::vector<int>& joints,
                const std::vector<InverseMass>& inverse_mass, const std::vector<Vec6>& free_velocity, VecX& z);
   void report_island(std::size_t i, const SolverResult& result, StepReport& report);

@@ -75,6 +75,13 @@ struct SimOptions {
   // round-off rather than on the physics.
   double solver_tolerance = 1e-9;
   int solver_max_iterations = 0;    // 0: the solver's own default
+  // Work and memory bound of a step (issue 17): an island whose problem would
+  // have more variables than this is not formulated or solved; it gets no
+  // contact impulses and counts as a failure (StepReport::over_budget), with a
+  // warning. 4000 variables: a dense A of 128 MB, and a Lemke path of at most
+  // 4e8 multiply-adds (lemke_pivoting.cpp) per ladder rung. The scenes here
+  // need at most a few hundred; the pour that hung (issue 17) asked for 5358.
+  int max_problem_size = 4000;
   double solver_relaxation = 1.0;   // lambda of psor and projected-jacobi (thesis eqs. 2.46-2.47), in (0, 2)
   // Fallback chain (sim/certification.hpp): a solve that misses its tolerance
   // goes to the next solver. Empty: just `solver`.

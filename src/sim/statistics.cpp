@@ -30,6 +30,7 @@ void RunStatistics::on_step(const Model& model, const State& state, const StepRe
   if (r.traps > 0) ++steps_with_traps;
   solver_calls += r.solver_calls;
   solver_failures += r.solver_failures;
+  over_budget += r.over_budget;
   solver_recoveries += r.solver_recoveries;
   islands_max = std::max(islands_max, static_cast<int>(r.islands.size()));
   escalations += r.escalations;
@@ -95,6 +96,8 @@ std::string RunStatistics::summary(double wall_seconds) const {
   add("standard-model traps  %ld (max %d per step, in %ld steps)\n", traps_total, traps_max, steps_with_traps);
   add("solver calls          %ld, failures %ld (recovered without psi/h: %ld), regularized %d\n", solver_calls,
       solver_failures, solver_recoveries, regularized_solves);
+  if (over_budget > 0)
+    add("over budget           %ld islands over max_problem_size, not solved (among the failures)\n", over_budget);
   add("islands               max %d per step\n", islands_max);
   if (!solver_chain.empty()) {
     std::string by;

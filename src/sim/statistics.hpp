@@ -30,6 +30,7 @@ class RunStatistics final : public StepObserver {
   int solver_iterations_max = 0;
   long solver_calls = 0;
   long solver_failures = 0;
+  long over_budget = 0;  // islands over max_problem_size, not solved (among solver_failures)
   long solver_recoveries = 0;
   int regularized_solves = 0;
   int islands_max = 0;                     // most islands (problems) in one step

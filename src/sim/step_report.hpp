@@ -58,6 +58,7 @@ struct IslandReport {
   std::vector<SolveAttempt> attempts; // in chain order; the last one's impulses were applied
   int escalations = 0;                // hand-offs after a miss (an Unsupported attempt, a decline, is none)
   bool certified = true;              // the last attempt was accepted
+  bool over_budget = false;           // more variables than SimOptions::max_problem_size: not solved
   bool recovered = false;             // re-solved without the psi/h term (World::recover_without_stabilization)
   // residuals of the applied impulses, re-measured by measure_residuals (solvers/lcp.hpp)
   double complementarity = 0.0, feasibility = 0.0;
@@ -83,6 +84,7 @@ struct StepReport {
   SolverResult solver;                    // of the (last) solve this step; Solved if no contacts
   int solver_calls = 0;                   // islands / problems solved this step
   int solver_failures = 0;                // islands whose last solver in the chain was not accepted
+  int over_budget = 0;                    // islands over SimOptions::max_problem_size (not solved; among the failures)
   int solver_recoveries = 0;              // failures recovered by re-solving without the psi/h term
   int escalations = 0;                    // solves handed to the next solver of the chain, all islands
   int problem_size = 0;                   // LCP variables, summed over problems
@@ -120,7 +122,7 @@ struct StepReport {
     impulses.clear();
     solver = SolverResult{};
     solver.status = SolverStatus::Solved;
-    solver_calls = solver_failures = solver_recoveries = escalations = problem_size = 0;
+    solver_calls = solver_failures = over_budget = solver_recoveries = escalations = problem_size = 0;
     islands.clear();
     solved_by.clear();
     complementarity = cone_violation = 0.0;

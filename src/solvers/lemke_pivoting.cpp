@@ -71,6 +71,7 @@ class Tableau {
   int n() const { return n_; }
   int z0() const { return z0_; }
   int complement(int var) const { return var < n_ ? var + n_ : var - n_; }
+  int stored_columns() const { return static_cast<int>(dense_.size()); }
 
   // The first pivot: z0 enters; the row that needs the most z0 leaves
   // (q + c z0 >= 0 with c = ones). Ties go to the least r_i, then the largest
@@ -252,8 +253,20 @@ class Tableau {
   VecX a_;
 };
 
-// z0 enters, then complementary pivots until z0 leaves, a ray, trouble or the limit.
+// Work budget of one path, in multiply-adds: a pivot and the next column
+// cost about n (k + 2), k the stored columns of B^-1 (the z variables in the
+// basis). The pivot limit alone (10 n + 10) allows O(n^3) per path, and the
+// lemke.cpp ladder runs up to five paths per solve: at n = 1000 (a 10-box
+// stack under the standard model, 110 contacts) a failing solve took tens of
+// seconds, and `pegsim bench` over 400 such steps did not finish (issue 17).
+// 4e8 multiply-adds (about 0.3 s) bound a path deterministically (no clock);
+// solves that succeed need n / 10 .. 2 n pivots, 1e8 at n = 400.
+constexpr double kPathWork = 4e8;
+
+// z0 enters, then complementary pivots until z0 leaves, a ray, trouble, the
+// pivot limit or the work budget.
 void follow_path(Tableau& t, int max_pivots, PivotRun& run) {
+  double work = 0.0;
   int entering = t.z0();
   t.form_column(entering);
   int leaving = t.pivot(t.first_leaving_row(), entering);
@@ -277,6 +290,13 @@ void follow_path(Tableau& t, int max_pivots, PivotRun& run) {
     if (run.pivots >= max_pivots) {
       run.outcome = PivotOutcome::PivotLimit;
       run.message = "pivot limit " + std::to_string(max_pivots) + " reached";
+      t.read_solution(run);
+      return;
+    }
+    work += static_cast<double>(t.n()) * static_cast<double>(t.stored_columns() + 2);
+    if (work > kPathWork) {
+      run.outcome = PivotOutcome::PivotLimit;
+      run.message = "work budget reached after " + std::to_string(run.pivots) + " pivots";
       t.read_solution(run);
       return;
     }

@@ -39,9 +39,31 @@ TEST(SceneErrors, BaseSceneLoads) { EXPECT_EQ(scene_error(scene3d()), "(loaded)"
 TEST(SceneErrors, YamlSyntax) {
   EXPECT_TRUE(fails_with(yaml({"options: {h: 0.1", "bodies: []"}), {"case.yaml:", "YAML syntax error"}));
   EXPECT_TRUE(fails_with(yaml({"bodies:", "  - name: a", " - name: b"}), {"case.yaml:", "YAML syntax error"}));
-  EXPECT_TRUE(fails_with(yaml({"bodies: []", "---", "bodies: []"}), {"case.yaml:3:", "one YAML document"}));
+  // the second document is named by its '---' line
+  EXPECT_TRUE(fails_with(yaml({"bodies: []", "---", "bodies: []"}), {"case.yaml:2:", "one YAML document"}));
+  // yaml-cpp's LoadAll looped on this for ever, allocating (issue 17); the loader counts documents itself
+  EXPECT_TRUE(fails_with(",", {"case.yaml:1:", "YAML syntax error"}));
+  EXPECT_TRUE(fails_with("bodies: []\n,\n", {"case.yaml:", "YAML syntax error"}));
   EXPECT_TRUE(fails_with("", {"case.yaml:1:", "the scene is empty"}));
   EXPECT_TRUE(fails_with(yaml({"- a", "- b"}), {"case.yaml:1:", "a scene is a map"}));
+}
+
+// Input that is not a scene file at all: a clear error naming it, no read without end.
+TEST(SceneErrors, NotASceneFile) {
+  const std::string dir = ::testing::TempDir();
+  try {
+    load_scene_file(dir);
+    ADD_FAILURE() << "a directory loaded";
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+  }
+  try {
+    load_scene_file("/dev/zero");  // never ends: capped at 16 MB
+    ADD_FAILURE() << "/dev/zero loaded";
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("larger than 16 MB"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(fails_with(std::string(17u << 20, '#'), {"larger than 16 MB"}));
 }
 
 TEST(SceneErrors, UnknownKeys) {
