@@ -61,9 +61,14 @@ FreeRowElimination eliminate_free_rows(const LcpProblem& p) {
     e.A_FN = gather(p.A, e.free, e.bounded);
     e.b_F.resize(e.free.size());
     for (std::size_t k = 0; k < e.free.size(); ++k) e.b_F(k) = p.b(e.free[k]);
-    const MatX A_NF = gather(p.A, e.bounded, e.free);
-    q.A = A_NN - A_NF * e.lu.solve(e.A_FN);
-    q.b = b_N - A_NF * e.lu.solve(e.b_F);
+    if (e.bounded.empty()) {  // Free rows only: nothing left to complement (and no 0-column product)
+      q.A = A_NN;
+      q.b = b_N;
+    } else {
+      const MatX A_NF = gather(p.A, e.bounded, e.free);
+      q.A = A_NN - A_NF * e.lu.solve(e.A_FN);
+      q.b = b_N - A_NF * e.lu.solve(e.b_F);
+    }
   } else {
     q.A = A_NN;
     q.b = b_N;
@@ -84,7 +89,7 @@ VecX FreeRowElimination::expand(const VecX& z_bounded) const {
   VecX z = VecX::Zero(n);  // dropped Free rows: 0
   for (std::size_t k = 0; k < bounded.size(); ++k) z(bounded[k]) = z_bounded(static_cast<Eigen::Index>(k));
   if (!free.empty()) {
-    const VecX z_F = -lu.solve(A_FN * z_bounded + b_F);
+    const VecX z_F = bounded.empty() ? VecX(-lu.solve(b_F)) : VecX(-lu.solve(A_FN * z_bounded + b_F));
     for (std::size_t k = 0; k < free.size(); ++k) z(free[k]) = z_F(static_cast<Eigen::Index>(k));
   }
   return z;
