@@ -105,12 +105,7 @@ TEST_P(EverySolverFreeRows, PositiveDefiniteMlcpsAgreeWithTheSchurReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, EverySolverFreeRows, ::testing::ValuesIn(solver_names()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string s = info.param;
-                           for (char& c : s)
-                             if (c == '-') c = '_';
-                           return s;
-                         });
+                         test::solver_param_name);
 
 }  // namespace
 }  // namespace pegsim

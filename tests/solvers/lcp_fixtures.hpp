@@ -7,11 +7,13 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace pegsim::test {
@@ -19,6 +21,13 @@ namespace pegsim::test {
 // The acceptance threshold of a solver tolerance: tol * (1 + |b|_inf) (lcp.hpp).
 inline double threshold(const LcpProblem& p, double tol = 1e-9) {
   return tol * (1.0 + p.b.cwiseAbs().maxCoeff());
+}
+
+// A registry name as a GoogleTest parameter name ("fischer-newton" -> "fischer_newton").
+inline std::string solver_param_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string s = info.param;
+  std::replace(s.begin(), s.end(), '-', '_');
+  return s;
 }
 
 inline double uniform(std::mt19937& rng, double lo, double hi) {

@@ -204,12 +204,7 @@ TEST_P(NewtonAgreement, CapturedStack2dStepsClaimNothingAFeasibilityLpContradict
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, NewtonAgreement, ::testing::ValuesIn(test::kNewtonSolvers),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string s = info.param;
-                           for (char& c : s)
-                             if (c == '-') c = '_';
-                           return s;
-                         });
+                         test::solver_param_name);
 
 }  // namespace
 }  // namespace pegsim

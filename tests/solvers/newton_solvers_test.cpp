@@ -208,12 +208,7 @@ TEST_P(NewtonSolver, NonCopositiveProblemWhereLemkeEndsOnARay) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, NewtonSolver, ::testing::ValuesIn(test::kNewtonSolvers),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string s = info.param;
-                           for (char& c : s)
-                             if (c == '-') c = '_';
-                           return s;
-                         });
+                         test::solver_param_name);
 
 // The iteration limit is SolverOptions::max_iterations Newton iterations;
 // path then falls back (path_test.cpp), the others stop there.
