@@ -77,12 +77,12 @@ def local_client(workers, retries):
     return Client(cluster), cluster
 
 
-def _run_on_dask(client, todo, retries, on_row):
+def _run_on_dask(client, pending, retries, on_row):
     from distributed import as_completed
 
     token = f"{os.getpid()}-{time.monotonic_ns()}"
     futures = {}
-    for run in todo:
+    for run in pending:
         future = client.submit(runs.run_one, run, key=f"pegsim-run-{run['index']}-{token}", pure=False,
                                retries=retries)
         futures[future.key] = (future, run)
@@ -121,7 +121,7 @@ def sweep(study, out=None, *, workers=None, scheduler=None, client=None, resume=
     kept = results.read_rows(csv_path) if resume else {}
     keys = {run["key"] for run in every}
     kept = {k: row for k, row in kept.items() if k in keys}  # rows of runs the study no longer has are dropped
-    todo = [run for run in every if run["key"] not in kept]
+    pending = [run for run in every if run["key"] not in kept]
     # a kept row's index follows the study as it is now
     index = {run["key"]: run["index"] for run in every}
     for row in kept.values():
@@ -141,10 +141,10 @@ def sweep(study, out=None, *, workers=None, scheduler=None, client=None, resume=
 
     own = None
     try:
-        if todo and workers == 0 and client is None and scheduler is None:
-            for run in todo:
+        if pending and workers == 0 and client is None and scheduler is None:
+            for run in pending:
                 arrived(runs.run_one(run))
-        elif todo:
+        elif pending:
             if client is None and scheduler is not None:
                 from distributed import Client
 
@@ -152,7 +152,7 @@ def sweep(study, out=None, *, workers=None, scheduler=None, client=None, resume=
             elif client is None:
                 client, cluster = local_client(workers or os.cpu_count() or 1, study.retries)
                 own = (client, cluster)
-            _run_on_dask(client, todo, study.retries, arrived)
+            _run_on_dask(client, pending, study.retries, arrived)
     finally:
         journal.close()
         if isinstance(own, tuple):

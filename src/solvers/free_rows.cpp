@@ -81,6 +81,10 @@ FreeRowElimination eliminate_free_rows(const LcpProblem& p) {
     for (int i : e.bounded) q.role.push_back(p.role[i]);
   if (!p.contact_of.empty())
     for (int i : e.bounded) q.contact_of.push_back(p.contact_of[i] >= 0 ? index[p.contact_of[i]] : -1);
+  // the reduced problem's contact blocks, derived once here rather than by
+  // each piece of the solver that reads them (a failed derivation leaves none)
+  std::string why;
+  if (!contact_layout(q, q.layout, why)) q.layout = ContactLayout{};
   return e;
 }
 
