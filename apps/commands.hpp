@@ -88,6 +88,8 @@ int bench_command(const BenchArgs& args);
 // with the built module's folder on PYTHONPATH; its exit status
 int run_sweep_module(const std::string& module, const std::vector<std::string>& args);
 int sweep_command(const std::vector<std::string>& args);
+// runs pegsim_compare (built next to this executable) with ARGS in place of this process (compare_command.cpp)
+int compare_command(const std::vector<std::string>& args);
 
 // The built-in default scene (scenes/box-stack-3d.yaml, compiled in).
 const char* builtin_scene_text();

@@ -100,6 +100,12 @@ int main(int argc, char** argv) {
   sweep_cmd->prefix_command();  // every argument goes to python3 -m pegsim_sweep, which parses them
   sweep_cmd->set_help_flag();
 
+  CLI::App* compare_cmd = app.add_subcommand(
+      "compare", "a 3D scene side by side in pegsim, Bullet, MuJoCo and ODE (docs/cli.md): pegsim compare SCENE "
+                 "[--engines mujoco,bullet,ode] [--time T] [--out DIR] [--expect-final ...]; --help lists all");
+  compare_cmd->prefix_command();  // every argument goes to pegsim_compare, which parses them
+  compare_cmd->set_help_flag();
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run_cmd) return pegsim::cli::run_command(run);
@@ -110,6 +116,7 @@ int main(int argc, char** argv) {
     if (*plot_cmd) return pegsim::cli::plot_command(plot);
     if (*replay_cmd) return pegsim::cli::replay_command(replay);
     if (*sweep_cmd) return pegsim::cli::sweep_command(sweep_cmd->remaining());
+    if (*compare_cmd) return pegsim::cli::compare_command(compare_cmd->remaining());
   } catch (const std::exception& e) {
     std::cerr << "pegsim: error: " << e.what() << "\n";
     return 1;

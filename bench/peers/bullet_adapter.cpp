@@ -1,20 +1,39 @@
 // Bullet 3 (Debian's libbullet-dev, its double-precision build) behind the
 // PeerEngine interface: a btDiscreteDynamicsWorld with the sequential impulse
-// solver and its default settings, btBoxShape boxes (default collision
-// margin), a btStaticPlaneShape ground, one fixed step of h per step()
-// (stepSimulation(h, 0)). Bullet multiplies the two bodies' friction values,
-// so each body gets sqrt(mu). Sleeping is switched off, as no other engine
-// here sleeps. contacts() is the contact points of all manifolds.
+// solver and its default settings, one fixed step of h per step()
+// (stepSimulation(h, 0)). Shapes: btBoxShape boxes (default collision margin,
+// inside the box), btConvexHullShape hulls, btCompoundShape for a body of
+// several parts, btStaticPlaneShape half-spaces. A hull's margin lies outside
+// its points, so each hull is first shrunk by the margin
+// (btConvexHullComputer, the way Bullet's own convex-decomposition demo
+// does): the rounded shape then has the hull's size. Mass properties are the
+// scene's (principal moments), not Bullet's estimates. Friction per pair comes
+// from the scene's table through gCalculateCombinedFrictionCallback (Bullet's
+// own rule multiplies two per-body values). Sleeping is switched off, as no
+// other engine here sleeps. contacts() is the contact points of all manifolds.
 #include "peer_engine.hpp"
 
+#include <LinearMath/btConvexHullComputer.h>
 #include <btBulletDynamicsCommon.h>
-
-#include <cmath>
 
 namespace pegsim::bench {
 namespace {
 
 btVector3 bt(const Vec3& v) { return btVector3(v.x(), v.y(), v.z()); }
+btTransform bt(const Pose& p) {
+  const Quat& q = p.orientation;
+  return btTransform(btQuaternion(q.x(), q.y(), q.z(), q.w()), bt(p.position));
+}
+
+// Bullet's margin for convex shapes (CONVEX_DISTANCE_MARGIN), at most a quarter
+// of a hull's inner radius (btConvexHullComputer's shrink clamp)
+constexpr double kMargin = 0.04, kMarginClamp = 0.25;
+
+// every contact point asks for the pair's coefficient: both objects point at the scene
+btScalar pair_friction(const btCollisionObject* a, const btCollisionObject* b) {
+  const auto* scene = static_cast<const BenchScene*>(a->getUserPointer());
+  return scene->mu_between(a->getUserIndex(), b->getUserIndex());
+}
 
 class BulletEngine final : public PeerEngine {
  public:
@@ -23,43 +42,31 @@ class BulletEngine final : public PeerEngine {
 
   void load(const BenchScene& scene) override {
     clear();
-    h_ = scene.h;
+    scene_ = scene;
     config_ = std::make_unique<btDefaultCollisionConfiguration>();
     dispatcher_ = std::make_unique<btCollisionDispatcher>(config_.get());
     broadphase_ = std::make_unique<btDbvtBroadphase>();
     solver_ = std::make_unique<btSequentialImpulseConstraintSolver>();
     world_ = std::make_unique<btDiscreteDynamicsWorld>(dispatcher_.get(), broadphase_.get(), solver_.get(),
                                                        config_.get());
-    world_->setGravity(bt(scene.gravity));
-    const double friction = std::sqrt(scene.mu);
+    world_->setGravity(bt(scene_.gravity));
+    previous_friction_ = gCalculateCombinedFrictionCallback;
+    gCalculateCombinedFrictionCallback = &pair_friction;
 
-    auto add = [&](btCollisionShape* shape, double mass, const btTransform& pose) {
-      shapes_.emplace_back(shape);
-      btVector3 inertia(0, 0, 0);
-      if (mass > 0) shape->calculateLocalInertia(mass, inertia);
-      motion_.push_back(std::make_unique<btDefaultMotionState>(pose));
-      btRigidBody::btRigidBodyConstructionInfo info(mass, motion_.back().get(), shape, inertia);
-      info.m_friction = friction;
-      bodies_.push_back(std::make_unique<btRigidBody>(info));
-      bodies_.back()->setActivationState(DISABLE_DEACTIVATION);
-      world_->addRigidBody(bodies_.back().get());
-      return bodies_.back().get();
-    };
-    btTransform identity;
-    identity.setIdentity();
-    add(new btStaticPlaneShape(btVector3(0, 0, 1), 0), 0.0, identity);
-    for (const BenchBox& box : scene.boxes) {
-      const Quat& q = box.pose.orientation;
-      const btTransform pose(btQuaternion(q.x(), q.y(), q.z(), q.w()), bt(box.pose.position));
-      btRigidBody* body = add(new btBoxShape(bt(0.5 * box.size)), box.is_static ? 0.0 : box.mass, pose);
-      if (box.is_static) continue;
-      body->setLinearVelocity(bt(box.linear_velocity));
-      body->setAngularVelocity(bt(box.angular_velocity));
+    for (const BenchPlane& plane : scene_.planes) add(new btStaticPlaneShape(bt(plane.normal), plane.offset), 0.0,
+                                                       btVector3(0, 0, 0), btTransform::getIdentity(), plane.material);
+    for (const BenchBody& b : scene_.bodies) {
+      const double mass = b.is_static ? 0.0 : b.mass;
+      const btVector3 inertia = b.is_static ? btVector3(0, 0, 0) : bt(b.principal_inertia());
+      btRigidBody* body = add(shape_of(b), mass, inertia, bt(b.pose), b.material);
+      if (b.is_static) continue;
+      body->setLinearVelocity(bt(b.linear_velocity));
+      body->setAngularVelocity(bt(b.angular_velocity));
       dynamic_.push_back(body);
     }
   }
 
-  void step() override { world_->stepSimulation(h_, 0); }
+  void step() override { world_->stepSimulation(scene_.h, 0); }
 
   void poses(std::vector<Pose>& out) const override {
     out.clear();
@@ -73,6 +80,16 @@ class BulletEngine final : public PeerEngine {
     }
   }
 
+  void velocities(std::vector<Vec3>& linear, std::vector<Vec3>& angular) const override {
+    linear.clear();
+    angular.clear();
+    for (const btRigidBody* body : dynamic_) {
+      const btVector3 &v = body->getLinearVelocity(), &w = body->getAngularVelocity();
+      linear.emplace_back(v.x(), v.y(), v.z());
+      angular.emplace_back(w.x(), w.y(), w.z());
+    }
+  }
+
   int contacts() const override {
     int n = 0;
     for (int i = 0; i < dispatcher_->getNumManifolds(); ++i)
@@ -81,9 +98,60 @@ class BulletEngine final : public PeerEngine {
   }
 
  private:
+  btRigidBody* add(btCollisionShape* shape, double mass, const btVector3& inertia, const btTransform& pose,
+                   int material) {
+    shapes_.emplace_back(shape);
+    motion_.push_back(std::make_unique<btDefaultMotionState>(pose));
+    btRigidBody::btRigidBodyConstructionInfo info(mass, motion_.back().get(), shape, inertia);
+    bodies_.push_back(std::make_unique<btRigidBody>(info));
+    btRigidBody* body = bodies_.back().get();
+    body->setActivationState(DISABLE_DEACTIVATION);
+    body->setUserPointer(&scene_);
+    body->setUserIndex(material);
+    world_->addRigidBody(body);
+    return body;
+  }
+
+  // the hull shrunk by Bullet's margin, the margin restoring its size
+  btCollisionShape* hull(const BenchPart& part) {
+    std::vector<double> coords;
+    for (const Vec3& v : part.vertices) coords.insert(coords.end(), {v.x(), v.y(), v.z()});
+    btConvexHullComputer computer;
+    const double shrunk = computer.compute(coords.data(), 3 * sizeof(double), static_cast<int>(part.vertices.size()),
+                                           kMargin, kMarginClamp);
+    auto* shape = new btConvexHullShape();
+    if (shrunk > 0) {
+      for (int i = 0; i < computer.vertices.size(); ++i) shape->addPoint(computer.vertices[i], false);
+      shape->setMargin(shrunk);
+    } else {  // nothing to shrink: the hull itself with no margin
+      for (const Vec3& v : part.vertices) shape->addPoint(bt(v), false);
+      shape->setMargin(0.0);
+    }
+    shape->recalcLocalAabb();
+    return shape;
+  }
+
+  btCollisionShape* part_shape(const BenchPart& part) {
+    return part.kind == BenchPart::Kind::Box ? new btBoxShape(bt(0.5 * part.size)) : hull(part);
+  }
+
+  btCollisionShape* shape_of(const BenchBody& b) {
+    if (b.is_box()) return new btBoxShape(bt(0.5 * b.size));
+    if (b.parts.size() == 1 && b.parts[0].kind == BenchPart::Kind::Hull) return hull(b.parts[0]);
+    auto* compound = new btCompoundShape();
+    for (const BenchPart& part : b.parts) {
+      btCollisionShape* child = part_shape(part);
+      shapes_.emplace_back(child);  // the compound does not own its children
+      compound->addChildShape(part.kind == BenchPart::Kind::Box ? bt(part.offset) : btTransform::getIdentity(), child);
+    }
+    return compound;
+  }
+
   void clear() {
-    if (world_)
+    if (world_) {
       for (auto& body : bodies_) world_->removeRigidBody(body.get());
+      gCalculateCombinedFrictionCallback = previous_friction_;
+    }
     dynamic_.clear();
     bodies_.clear();
     motion_.clear();
@@ -95,7 +163,8 @@ class BulletEngine final : public PeerEngine {
     config_.reset();
   }
 
-  double h_ = 0.005;
+  BenchScene scene_;  // the loaded scene: h, and the friction table the callback reads
+  CalculateCombinedCallback previous_friction_ = nullptr;
   std::unique_ptr<btDefaultCollisionConfiguration> config_;
   std::unique_ptr<btCollisionDispatcher> dispatcher_;
   std::unique_ptr<btBroadphaseInterface> broadphase_;

@@ -13,7 +13,7 @@ namespace pegsim::bench {
 MetricsRecorder::MetricsRecorder(const BenchScene& scene, std::string engine, int measure_every, int first_timed)
     : scene_(scene), measure_every_(std::max(1, measure_every)), first_timed_(first_timed) {
   m_.engine = std::move(engine);
-  for (const BenchBox& b : scene.boxes) {
+  for (const BenchBody& b : scene.bodies) {
     if (b.is_static) {
       statics_.push_back(&b);
       static_shapes_.push_back(make_box(b.size));

@@ -46,7 +46,7 @@ class MetricsRecorder {
   std::vector<Shape> shapes_;           // per dynamic box
   std::vector<double> radius_;          // half diagonal, per dynamic box
   std::vector<Vec3> half_;              // half sizes, per dynamic box
-  std::vector<const BenchBox*> statics_;
+  std::vector<const BenchBody*> statics_;
   std::vector<Shape> static_shapes_;
   std::vector<double> step_seconds_;
   std::vector<Vec3> settled_;           // positions at settle_time

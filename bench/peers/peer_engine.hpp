@@ -1,6 +1,7 @@
-// The one interface pegsim_peers drives every engine through (pegsim itself
-// and its peers): load a neutral BenchScene, step it by its h, and hand back
-// the dynamic boxes' poses, from which the bench measures everything itself.
+// The one interface pegsim_peers and pegsim_compare drive every engine through
+// (pegsim itself and its peers): load a neutral BenchScene, step it by its h,
+// and hand back the dynamic bodies' poses and velocities, from which the bench
+// measures everything itself.
 // One adapter file per engine; a peer's factory exists only when the bench was
 // built with that engine (PEGSIM_PEERS_HAVE_<ENGINE>).
 #pragma once
@@ -18,10 +19,15 @@ class PeerEngine {
  public:
   virtual ~PeerEngine() = default;
   virtual std::string name() const = 0;
+  // why the engine cannot hold the scene (a feature it lacks), "" when it can;
+  // load() is called only when this is ""
+  virtual std::string unsupported(const BenchScene&) const { return ""; }
   virtual void load(const BenchScene& scene) = 0;  // replaces what was loaded
   virtual void step() = 0;                          // advances scene.h
-  // the dynamic boxes' poses, in the scene's order (static boxes left out)
+  // the dynamic bodies' poses (principal frames), in the scene's order (static bodies left out)
   virtual void poses(std::vector<Pose>& out) const = 0;
+  // their velocities: of the centre of mass and angular, world frame
+  virtual void velocities(std::vector<Vec3>& linear, std::vector<Vec3>& angular) const = 0;
   // contacts the last step used, the engine's own count (its meaning differs
   // between engines: see each adapter); -1 if the engine does not say
   virtual int contacts() const = 0;

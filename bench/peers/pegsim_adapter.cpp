@@ -37,7 +37,7 @@ class PegsimEngine final : public PeerEngine {
     state.bodies.emplace_back();
 
     dynamic_.clear();
-    for (const BenchBox& box : scene.boxes) {
+    for (const BenchBody& box : scene.bodies) {
       BodyModel body;
       body.name = "box" + std::to_string(model.body_count());
       body.is_static = box.is_static;
@@ -74,6 +74,16 @@ class PegsimEngine final : public PeerEngine {
   void poses(std::vector<Pose>& out) const override {
     out.clear();
     for (int i : dynamic_) out.push_back(world_->state().bodies[static_cast<std::size_t>(i)].pose);
+  }
+
+  void velocities(std::vector<Vec3>& linear, std::vector<Vec3>& angular) const override {
+    linear.clear();
+    angular.clear();
+    for (int i : dynamic_) {
+      const BodyState& b = world_->state().bodies[static_cast<std::size_t>(i)];
+      linear.push_back(b.linear_velocity);
+      angular.push_back(b.angular_velocity);
+    }
   }
 
   int contacts() const override { return world_->last_report().contacts_found; }

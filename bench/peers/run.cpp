@@ -55,13 +55,13 @@ bool check_free_fall(PeerEngine& engine, double duration, std::ostream& out) {
   std::vector<Pose> poses;
   engine.poses(poses);
   const double t = scene.steps() * scene.h, g = -scene.gravity.z();
-  const Vec3 start = scene.boxes[0].pose.position;
+  const Vec3 start = scene.bodies[0].pose.position;
   const double analytic = start.z() - 0.5 * g * t * t;
   const double tolerance = 0.5 * g * scene.h * t * (1 + 1e-6) + 1e-9;
   const Pose& p = poses.at(0);
   const double error = p.position.z() - analytic;
   const double sideways = (p.position - start).head<2>().norm();
-  const double turned = p.orientation.angularDistance(scene.boxes[0].pose.orientation);
+  const double turned = p.orientation.angularDistance(scene.bodies[0].pose.orientation);
   const bool ok = std::abs(error) <= tolerance && sideways <= 1e-9 && turned <= 1e-9;
   char line[200];
   std::snprintf(line, sizeof line, "free fall %-7s t = %.3f s: z - analytic = %+.3e m (allowed +-%.3e), sideways %.1e m, turned %.1e rad: %s\n",

@@ -31,8 +31,8 @@ class Draw {
   std::mt19937 rng_;
 };
 
-BenchBox cube_at(double x, double y, double z) {
-  BenchBox b;
+BenchBody cube_at(double x, double y, double z) {
+  BenchBody b;
   b.pose.position = Vec3(x, y, z);
   return b;
 }
@@ -45,7 +45,7 @@ BenchScene stack10() {
   Draw draw(20261125);
   for (int k = 0; k < 10; ++k) {
     const double x = draw.in(-0.1, 0.1), y = draw.in(-0.1, 0.1);
-    s.boxes.push_back(cube_at(x, y, 0.75 + 1.25 * k));
+    s.bodies.push_back(cube_at(x, y, 0.75 + 1.25 * k));
     s.rest_height.push_back(0.5 + k);
   }
   return s;
@@ -57,7 +57,7 @@ BenchScene box_stack_3d() {
   s.name = "box-stack-3d";
   for (int k = 0; k < 10; ++k) {
     const double shift = k % 2 == 0 ? 0.0 : 0.25;
-    s.boxes.push_back(cube_at(shift, shift, 15.5 + k));
+    s.bodies.push_back(cube_at(shift, shift, 15.5 + k));
     s.rest_height.push_back(0.5 + k);
   }
   return s;
@@ -72,7 +72,7 @@ BenchScene pyramid() {
     const int count = 4 - level;
     for (int i = 0; i < count; ++i) {
       const double x = (i - 0.5 * (count - 1)) * 1.1;
-      s.boxes.push_back(cube_at(x, 0.0, 0.5 + 1.001 * level + 0.001));
+      s.bodies.push_back(cube_at(x, 0.0, 0.5 + 1.001 * level + 0.001));
       s.rest_height.push_back(0.5 + level);
     }
   }
@@ -98,26 +98,38 @@ BenchScene make_pile(int n, int layers) {
     const int layer = k / (g * g), cell = k % (g * g);
     const double x = ((cell % g) + 0.5) * kCell - 0.5 * width + draw.in(-0.1, 0.1);
     const double y = ((cell / g) + 0.5) * kCell - 0.5 * width + draw.in(-0.1, 0.1);
-    BenchBox b = cube_at(x, y, 0.5 * kCell + 0.05 + layer * kCell);
+    BenchBody b = cube_at(x, y, 0.5 * kCell + 0.05 + layer * kCell);
     b.pose.orientation = draw.rotation();
-    s.boxes.push_back(b);
+    s.bodies.push_back(b);
     s.rest_height.push_back(kNaN);
   }
   for (int side = 0; side < 4; ++side) {  // the walls, standing on the ground
-    BenchBox w;
+    BenchBody w;
     w.is_static = true;
     const bool along_x = side < 2;
     const double at = (side % 2 == 0 ? -1 : 1) * 0.5 * (width + kWall);
     w.size = along_x ? Vec3(kWall, width + 2 * kWall, kWallHeight) : Vec3(width, kWall, kWallHeight);
     w.pose.position = along_x ? Vec3(at, 0, 0.5 * kWallHeight) : Vec3(0, at, 0.5 * kWallHeight);
-    s.boxes.push_back(w);
+    s.bodies.push_back(w);
   }
   return s;
 }
 
+Vec3 BenchBody::principal_inertia() const {
+  if (!inertia.isZero()) return inertia;
+  const Vec3 s2 = size.cwiseProduct(size);
+  return mass / 12.0 * Vec3(s2.y() + s2.z(), s2.x() + s2.z(), s2.x() + s2.y());
+}
+
+bool BenchScene::uniform_friction() const {
+  for (double f : friction)
+    if (f != friction.front()) return false;
+  return true;
+}
+
 int BenchScene::dynamic_count() const {
   int n = 0;
-  for (const BenchBox& b : boxes) n += b.is_static ? 0 : 1;
+  for (const BenchBody& b : bodies) n += b.is_static ? 0 : 1;
   return n;
 }
 
@@ -139,7 +151,7 @@ BenchScene make_scene(const std::string& name, double duration) {
 BenchScene make_free_fall(double duration) {
   BenchScene s;
   s.name = "free-fall";
-  s.boxes.push_back(cube_at(0, 0, 10.0));
+  s.bodies.push_back(cube_at(0, 0, 10.0));
   s.rest_height.push_back(kNaN);
   s.duration = duration;
   s.settle_time = duration;

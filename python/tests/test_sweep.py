@@ -121,6 +121,66 @@ def test_killed_worker_loses_no_run(tmp_path, scenes):
     assert without_timing(rows) == without_timing(serial)
 
 
+class DieOnRun:
+    """A worker plugin: the worker process running the run with this key dies at once (os._exit, as a crash in
+    C++ would end it), on every attempt; the other runs are left alone. Registered through the scheduler, it is set
+    up again in each worker the nanny starts in place of a dead one."""
+
+    name = "pegsim-test-die-on-run"
+
+    def __init__(self, key):
+        self.key = key
+
+    def setup(self, worker):
+        from pegsim_sweep import runs
+
+        original, key = runs.run_one, self.key
+
+        def run_one(run):
+            if run["key"] == key:
+                os._exit(70)
+            return original(run)
+
+        runs.run_one = run_one  # Dask unpickles the task's function by name, so it finds this one
+
+
+def test_run_whose_worker_always_dies_is_lost(tmp_path, scenes):
+    # With allowed-failures 1 the scheduler gives a run whose worker dies a second worker; when that one dies too
+    # the run is given up (KilledWorker) and its row says "lost". The dying run is the study's last: a worker runs
+    # its tasks in submission order, so when it runs that one it holds no other run, and no other run is counted
+    # as having been on a dead worker (the scheduler counts every run a dead worker held).
+    import dask
+    import sys
+
+    import cloudpickle
+
+    study_file = write_study(tmp_path, study_text(scenes))
+    serial = serial_rows(study_file, tmp_path)
+    doomed = pegsim_sweep.runs.expand(pegsim_sweep.load_study(study_file))[-1]["key"]
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                           dashboard_address=None, silence_logs=50)
+    client = distributed.Client(cluster)
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import this test module
+    try:
+        client.register_worker_plugin(DieOnRun(doomed))
+        pegsim.sweep(study_file, tmp_path / "lost", client=client, plots=False, progress=False)
+    finally:
+        cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+        client.close()
+        cluster.close()
+    rows = rows_of(tmp_path / "lost")
+    assert [r["status"] for r in rows] == ["ok"] * 11 + ["lost"]
+    assert rows[-1]["key"] == doomed
+    assert rows[-1]["error"].startswith("KilledWorker:")
+    assert without_timing(rows[:-1]) == without_timing(serial[:-1])
+    # a lost run is not a finished one: the study started again runs it, and only it
+    again = []
+    pegsim.sweep(study_file, tmp_path / "lost", workers=0, plots=False, progress=False, on_row=again.append)
+    assert [r["key"] for r in again] == [doomed]
+    assert without_timing(rows_of(tmp_path / "lost")) == without_timing(serial)
+
+
 def test_resume_skips_finished_runs(tmp_path, scenes):
     study = write_study(tmp_path, study_text(scenes))
     out = tmp_path / "out"
