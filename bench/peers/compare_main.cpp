@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
                                    "and plots (positions.png, penetration.png) to DIR");
   app.add_option("--expect-final", expectations,
                  "[ENGINE=]BODY:X,Y,Z:TOL: BODY must end within TOL (m) of (X, Y, Z) in ENGINE (or in every engine "
-                 "without its own expectation for BODY); exit 1 if not");
+                 "without its own expectation for BODY; a coordinate nan: any); exit 1 if not");
   CLI11_PARSE(app, argc, argv);
   try {
     std::vector<Expectation> expected;

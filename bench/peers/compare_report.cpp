@@ -1,8 +1,10 @@
 // The report of compare_report.hpp.
 #include "compare_report.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <fstream>
 #include <ostream>
 #include <stdexcept>
@@ -97,7 +99,8 @@ bool check_expectations(std::ostream& out, const std::vector<CompareRun>& runs, 
         overridden = overridden || (e.engine.empty() && other.engine == r.engine && other.body == e.body);
       if (overridden) continue;
       const Vec3 p = r.trajectory.back()[index].pose.position;
-      const double miss = (p - e.position).norm();
+      const Vec3 off = (p - e.position).unaryExpr([](double d) { return std::isnan(d) ? 0.0 : d; });  // nan: any
+      const double miss = p.allFinite() ? off.norm() : std::numeric_limits<double>::infinity();
       const bool hit = r.finite && miss <= e.tolerance;
       out << format("expect %-8s %s at (%.5f, %.5f, %.5f): (%.5f, %.5f, %.5f), off by %.3e m (allowed %.3e): %s\n",
                     r.engine.c_str(), e.body.c_str(), e.position.x(), e.position.y(), e.position.z(), p.x(), p.y(),

@@ -18,7 +18,8 @@ void print_table(std::ostream& out, const std::vector<CompareRun>& runs, const s
 
 // --expect-final [ENGINE=]BODY:X,Y,Z:TOL: BODY must end within TOL (m) of
 // (X, Y, Z) in ENGINE, or in every engine that has no expectation of its own
-// for BODY. Throws std::invalid_argument for malformed text.
+// for BODY; a coordinate given as nan is not checked. Throws
+// std::invalid_argument for malformed text.
 struct Expectation {
   std::string engine;  // empty: every engine
   std::string body;
