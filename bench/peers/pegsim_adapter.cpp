@@ -1,5 +1,6 @@
-// pegsim behind the PeerEngine interface: the scene built in code as a Model
-// and State (a static half-space for the ground, polyhedral boxes), stepped by
+// pegsim behind the PeerEngine interface for pegsim_peers' box scenes: the
+// scene built in code as a Model and State (a static half-space per plane,
+// polyhedral boxes; one friction coefficient, scene.mu), stepped by
 // World with the PEG contact model, eps from thesis eq. 5.1 (eps: auto, as the
 // shipped stack scenes) and pegsim's default solver (Lemke). contacts() is the
 // narrowphase's feature pairs of the step (StepReport::contacts_found).
@@ -15,6 +16,11 @@ namespace {
 class PegsimEngine final : public PeerEngine {
  public:
   std::string name() const override { return "pegsim"; }
+  std::string unsupported(const BenchScene& scene) const override {
+    for (const BenchBody& b : scene.bodies)
+      if (!b.is_box()) return "bodies other than boxes (this adapter builds boxes; pegsim compare runs pegsim on the scene file)";
+    return scene.uniform_friction() ? "" : "friction that differs between material pairs (this adapter has one material)";
+  }
 
   void load(const BenchScene& scene) override {
     Model model;
@@ -28,13 +34,16 @@ class PegsimEngine final : public PeerEngine {
     model.set_friction(material, material, scene.mu);
 
     State state;
-    BodyModel ground;
-    ground.name = "ground";
-    ground.is_static = true;
-    ground.shape = HalfSpace{Vec3::UnitZ(), 0.0};
-    ground.material = material;
-    model.add_body(ground);
-    state.bodies.emplace_back();
+    for (const BenchPlane& plane : scene.planes) {
+      BodyModel ground;
+      ground.name = "plane";
+      ground.name += std::to_string(model.body_count());
+      ground.is_static = true;
+      ground.shape = HalfSpace{plane.normal, plane.offset};
+      ground.material = material;
+      model.add_body(ground);
+      state.bodies.emplace_back();
+    }
 
     dynamic_.clear();
     for (const BenchBody& box : scene.bodies) {

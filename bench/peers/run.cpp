@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ostream>
+#include <stdexcept>
 
 namespace pegsim::bench {
 
@@ -31,6 +32,8 @@ std::vector<EngineEntry> all_engines() {
 
 RunMetrics run_scene(PeerEngine& engine, const BenchScene& scene, int measure_every, int first_timed) {
   using Clock = std::chrono::steady_clock;
+  if (const std::string why = engine.unsupported(scene); !why.empty())
+    throw std::invalid_argument(engine.name() + " cannot hold " + scene.name + ": " + why);
   engine.load(scene);
   MetricsRecorder recorder(scene, engine.name(), measure_every, first_timed);
   std::vector<Pose> poses;
