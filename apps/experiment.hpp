@@ -133,5 +133,7 @@ void box_of_polygons(const Context& ctx);
 void box_of_polyhedra(const Context& ctx);
 void rotation_overlap(const Context& ctx);
 void momentum_chain(const Context& ctx);
+void grasp_2d(const Context& ctx);
+void grasp_2d_friction(const Context& ctx);
 
 }  // namespace pegsim::cli::experiment

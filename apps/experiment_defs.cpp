@@ -14,6 +14,8 @@ const std::vector<Definition>& definitions() {
       {"rotation-overlap", "thesis 5.3, Fig. 5.25: overlap after one step of two spinning bars", rotation_overlap},
       {"momentum-chain", "thesis 5.4, Figs. 5.26-5.27: momentum through a chain of inelastic impacts",
        momentum_chain},
+      {"grasp-2d", "thesis 5.2.5, Figs. 5.17-5.20: a PD-driven gripper grasps ten random polygons, h swept", grasp_2d},
+      {"grasp-2d-friction", "thesis 5.2.6, Figs. 5.21-5.22: grasp-2d with mu = 0.25", grasp_2d_friction},
   };
   return table;
 }

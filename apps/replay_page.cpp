@@ -193,12 +193,59 @@ std::string plots_json(const Recording& rec, const Vec3& gravity) {
                 {{"depth", column([](const RecordedStep& s) { return s.max_penetration; })}}),
       plot_json("standard-model traps", "", false, {{"traps", column([](const RecordedStep& s) { return s.traps; })}}),
   };
+  if (!rec.joints.empty() && !rec.steps.front().joint_errors.empty())
+    plots.push_back(plot_json("joint errors (after correction)", "", true,
+                              {{"position", column([](const RecordedStep& s) { return s.joint_errors[2]; })},
+                               {"velocity", column([](const RecordedStep& s) { return s.joint_errors[3]; })}}));
+  if (!rec.joints.empty() && !rec.steps.front().joint_positions.empty()) {
+    std::vector<Series> angles;
+    for (std::size_t j = 0; j < rec.joints.size() && j < 8; ++j)  // the first eight: a plot stays readable
+      angles.push_back({rec.joints[j].name, column([j](const RecordedStep& s) { return s.joint_positions[j]; })});
+    plots.push_back(plot_json("joint coordinates", "rad or m", false, angles));
+  }
   std::string out = "[";
   for (std::size_t i = 0; i < plots.size(); ++i) {
     if (i) out += ',';
     out += plots[i];
   }
   return out + "]";
+}
+
+// The joints the viewer draws: ends (-1: world), each end's anchor in its
+// body frame, and A's joint axes x and z in A's body frame (the world's when
+// A is the world). Recordings written before the frames were stored: none.
+std::string joints_json(const Recording& rec) {
+  std::string j = "[";
+  bool first = true;
+  // appended piecewise: GCC 12's -Wrestrict misfires on long operator+ chains
+  auto vec = [](std::string& out, const char* key, const Vec3& v) {
+    out += key;
+    out += '[';
+    for (int i = 0; i < 3; ++i) {
+      if (i) out += ',';
+      out += number(v[i]);
+    }
+    out += ']';
+  };
+  for (const RecordedJoint& joint : rec.joints) {
+    if (joint.body_a < 0 && joint.body_b < 0) continue;  // no frames stored
+    if (!first) j += ',';
+    first = false;
+    j += "{\"name\":";
+    j += quoted(joint.name);
+    j += ",\"kind\":";
+    j += quoted(joint.kind);
+    j += ",\"a\":";
+    j += std::to_string(joint.body_a);
+    j += ",\"b\":";
+    j += std::to_string(joint.body_b);
+    vec(j, ",\"anchor_a\":", joint.anchor_a);
+    vec(j, ",\"anchor_b\":", joint.anchor_b);
+    vec(j, ",\"x_a\":", joint.frame_a.col(0));
+    vec(j, ",\"z_a\":", joint.frame_a.col(2));
+    j += '}';
+  }
+  return j + "]";
 }
 
 }  // namespace
@@ -264,6 +311,8 @@ ReplayData replay_data(const std::string& path, std::size_t max_contacts) {
          quoted(std::to_string(out.contacts) + " contacts left out (more than --max-contacts " +
                 std::to_string(max_contacts) + ")") + "}";
   }
+  j += ",\"joints\":";
+  j += joints_json(rec);
   j += ",\"plots\":" + plots_json(rec, Vec3(g[0], g[1], g[2])) + "}";
   out.json = std::move(j);
   return out;

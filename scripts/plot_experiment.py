@@ -15,6 +15,7 @@ import sys
 
 from plotting import FLOOR, MATPLOTLIB_MISSING, no_data, save
 import plotting
+import plot_grasp
 
 
 def read(directory, name):
@@ -259,6 +260,8 @@ PLOTS = {
     "box-of-polyhedra": lambda d: pour(d, "box-of-polyhedra", "volume (m^3)"),
     "rotation-overlap": rotation_overlap,
     "momentum-chain": momentum_chain,
+    "grasp-2d": lambda d: plot_grasp.grasp(plt, d, "grasp-2d", read, num, by, save, FLOOR),
+    "grasp-2d-friction": lambda d: plot_grasp.grasp(plt, d, "grasp-2d-friction", read, num, by, save, FLOOR),
 }
 
 

@@ -67,6 +67,38 @@ py::dict contacts_of(const Steps& steps) {
   return d;
 }
 
+// joint_names, joint_kinds, joint_bodies [nj, 2] (-1: world); per row, when
+// recorded: joint_positions, joint_velocities [N, nj], joint_wrenches [N, nj, 6]
+void add_joints(const Recording& rec, py::dict& d) {
+  std::vector<std::string> names, kinds;
+  std::vector<int> ends;
+  for (const RecordedJoint& j : rec.joints) {
+    names.push_back(j.name);
+    kinds.push_back(j.kind);
+    ends.push_back(j.body_a);
+    ends.push_back(j.body_b);
+  }
+  const auto nj = static_cast<py::ssize_t>(rec.joints.size());
+  d["joint_names"] = names;
+  d["joint_kinds"] = kinds;
+  d["joint_bodies"] = py::array_t<int>(std::vector<py::ssize_t>{nj, 2}, ends.data());
+  if (rec.steps.empty() || rec.steps.front().joint_positions.empty()) return;
+  const auto n = static_cast<py::ssize_t>(rec.steps.size());
+  Array positions(std::vector<py::ssize_t>{n, nj}), velocities(std::vector<py::ssize_t>{n, nj});
+  Array wrenches(std::vector<py::ssize_t>{n, nj, 6});
+  for (py::ssize_t k = 0; k < n; ++k) {
+    const RecordedStep& s = rec.steps[static_cast<std::size_t>(k)];
+    for (py::ssize_t j = 0; j < nj; ++j) {
+      positions.mutable_at(k, j) = s.joint_positions[static_cast<std::size_t>(j)];
+      velocities.mutable_at(k, j) = s.joint_velocities[static_cast<std::size_t>(j)];
+      for (int c = 0; c < 6; ++c) wrenches.mutable_at(k, j, c) = s.joint_wrenches[static_cast<std::size_t>(j)](c);
+    }
+  }
+  d["joint_positions"] = positions;
+  d["joint_velocities"] = velocities;
+  d["joint_wrenches"] = wrenches;
+}
+
 py::object recording_arrays(const std::string& path) {
   const Recording rec = read_recording(path);
   const Steps& steps = rec.steps;
@@ -137,6 +169,7 @@ py::object recording_arrays(const std::string& path) {
   d["complementarity"] = per_row(steps, [](const RecordedStep& s) { return s.complementarity; });
   d["feasibility"] = per_row(steps, [](const RecordedStep& s) { return s.feasibility; });
   d["max_penetration"] = per_row(steps, [](const RecordedStep& s) { return s.max_penetration; });
+  add_joints(rec, d);
   return py::module_::import("types").attr("SimpleNamespace")(**d);
 }
 

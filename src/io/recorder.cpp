@@ -8,6 +8,7 @@
 #include "io/h5.hpp"
 #include "io/recording.hpp"
 #include "io/recording_names.hpp"
+#include "joints/joint_frames.hpp"
 
 #include <array>
 #include <optional>
@@ -106,6 +107,20 @@ void write_model(const Writer& w, hid_t file, const Model& model, int every, con
   if (!model.joints.empty()) {
     w.strings(g, "joint_names", joint_names);
     w.strings(g, "joint_kinds", joint_kinds);
+    // the ends (-1: the world) and each end's frame in its body frame: what a viewer needs to draw them
+    const hsize_t nj = model.joints.size();
+    std::vector<std::int32_t> ends;
+    std::vector<double> anchors, frames;
+    for (const JointModel& j : model.joints) {
+      for (std::uint32_t b : {j.body_a, j.body_b}) ends.push_back(b == kWorldBody ? -1 : static_cast<std::int32_t>(b));
+      for (const Vec3* a : {&j.anchor_a, &j.anchor_b}) anchors.insert(anchors.end(), a->data(), a->data() + 3);
+      for (const Mat3* f : {&j.frame_a, &j.frame_b})
+        for (int r = 0; r < 3; ++r)
+          for (int c = 0; c < 3; ++c) frames.push_back((*f)(r, c));
+    }
+    w.dataset(g, "joint_bodies", {nj, 2}, ends);
+    w.dataset(g, "joint_anchors", {nj, 2, 3}, anchors);
+    w.dataset(g, "joint_frames", {nj, 2, 3, 3}, frames);
   }
   if (!scene.empty()) w.string_scalar(g, "scene", scene);
 }
@@ -176,7 +191,15 @@ struct Recorder::Impl {
     penetration_exceeded = col(s, "penetration_exceeded", {}, std::uint8_t{});
     if (timings) stage_seconds = col(s, "stage_seconds", {hsize_t{kStages}}, double{});
     // joints: the largest position and velocity error, before and after the joint correction
-    if (!model.joints.empty()) joint_errors = col(s, "joint_errors", {4}, double{});
+    if (!model.joints.empty()) {
+      joint_errors = col(s, "joint_errors", {4}, double{});
+      // per joint: its coordinate and rate (0 for kinds without one), and the wrench its rows applied to end B
+      const hsize_t nj = model.joints.size();
+      joint_positions = col(s, "joint_positions", {nj}, double{});
+      joint_velocities = col(s, "joint_velocities", {nj}, double{});
+      joint_wrenches = col(s, "joint_wrenches", {nj, 6}, double{});
+      joint_model = model;
+    }
 
     step_offset = col(c, "step_offset", {}, std::int64_t{});
     body_a = col(c, "body_a", {}, std::uint32_t{});
@@ -222,7 +245,9 @@ struct Recorder::Impl {
   std::optional<Column> step, time, position, orientation, linear_velocity, angular_velocity, pose2d,
       contact_count, contacts_found, constraints, traps, solver_status, solver_iterations, solver_calls, solver_failures, solver_recoveries,
       problem_size, complementarity, feasibility, max_penetration, islands, escalations, solved_by,
-      certified_residual, cone_violation, penetration_exceeded, stage_seconds, joint_errors;
+      certified_residual, cone_violation, penetration_exceeded, stage_seconds, joint_errors,
+      joint_positions, joint_velocities, joint_wrenches;
+  std::optional<Model> joint_model;  // a copy, for the joint coordinates of each row (models with joints only)
   std::optional<Column> step_offset, body_a, body_b, kind, primary, feature_a, feature_b, point_a,
       point_b, normal, gap, applicability, normal_impulse, friction_impulse;
   std::vector<double> scratch;
@@ -233,7 +258,7 @@ std::vector<std::optional<Column>*> Recorder::Impl::columns() {
           &contact_count, &contacts_found, &constraints, &traps, &solver_status, &solver_iterations, &solver_calls, &solver_failures, &solver_recoveries,
           &problem_size, &complementarity, &feasibility, &max_penetration, &islands, &escalations, &solved_by,
           &certified_residual, &cone_violation, &penetration_exceeded, &stage_seconds, &joint_errors,
-          &step_offset, &body_a, &body_b, &kind, &primary, &feature_a, &feature_b, &point_a,
+          &joint_positions, &joint_velocities, &joint_wrenches, &step_offset, &body_a, &body_b, &kind, &primary, &feature_a, &feature_b, &point_a,
           &point_b, &normal, &gap, &applicability, &normal_impulse, &friction_impulse};
 }
 
@@ -314,6 +339,19 @@ void Recorder::Impl::record(const State& state, const StepReport* report) {
     const double e[4] = {r.joint_position_error_before, r.joint_velocity_error_before, r.joint_position_error,
                          r.joint_velocity_error};
     joint_errors->append(e);
+    const Model& m = *joint_model;
+    const std::size_t nj = m.joints.size();
+    scratch.assign(nj, 0.0);
+    for (std::size_t j = 0; j < nj; ++j)
+      scratch[j] = joint_position(m.joints[j], joint_frames(m.joints[j], m, state), m.options.dimension);
+    joint_positions->append(scratch.data());
+    for (std::size_t j = 0; j < nj; ++j)
+      scratch[j] = joint_velocity(m.joints[j], joint_frames(m.joints[j], m, state), m.options.dimension);
+    joint_velocities->append(scratch.data());
+    scratch.assign(6 * nj, 0.0);  // the initial row, or a step without joint rows: zeros
+    for (std::size_t j = 0; j < nj && j < r.joint_wrenches.size(); ++j)
+      for (int k = 0; k < 6; ++k) scratch[6 * j + k] = r.joint_wrenches[j](k);
+    joint_wrenches->append(scratch.data());
   }
 }
 

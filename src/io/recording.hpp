@@ -70,6 +70,20 @@ struct RecordedStep {
   // joints: largest position and velocity error before, then after, the joint
   // correction (StepReport::joint_*); empty when the model has no joints
   std::vector<double> joint_errors;
+  // per joint (files written since joint rows were recorded; empty before and
+  // without joints): the coordinate and its rate (0 for kinds without one) and
+  // the wrench [force; torque about B's anchor] its rows applied to end B (world frame)
+  std::vector<double> joint_positions, joint_velocities;
+  std::vector<Vec6> joint_wrenches;
+};
+
+// A joint as a recording keeps it: its ends (-1: the world) and each end's
+// anchor and frame (columns x, y, z) in that end's body frame.
+struct RecordedJoint {
+  std::string name, kind;
+  int body_a = -1, body_b = -1;
+  Vec3 anchor_a = Vec3::Zero(), anchor_b = Vec3::Zero();
+  Mat3 frame_a = Mat3::Identity(), frame_b = Mat3::Identity();
 };
 
 struct Recording {
@@ -84,6 +98,7 @@ struct Recording {
   std::string stepper, model, formulation, solver;  // option names as in scene files
   std::vector<std::string> solver_chain;    // version < 3: {solver}
   std::string scene_text;                   // empty when none was stored
+  std::vector<RecordedJoint> joints;        // names and kinds always; ends and frames when stored
   std::vector<RecordedStep> steps;  // steps[0] is the initial state
 };
 

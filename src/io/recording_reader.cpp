@@ -102,6 +102,38 @@ void read_contacts(const h5::Reader& r, std::size_t nb, Recording& out) {
   }
 }
 
+// /model/joint_*: names and kinds, and (when stored) ends, anchors and frames, checked against the bodies
+void read_joints(const h5::Reader& r, Recording& out) {
+  if (!r.exists("/model/joint_names")) return;
+  const std::vector<std::string> names = r.strings("/model/joint_names");
+  const std::vector<std::string> kinds = r.strings("/model/joint_kinds");
+  if (kinds.size() != names.size()) h5::fail(r.file(), "/model/joint_kinds", "one kind per joint name expected");
+  const hsize_t nj = names.size();
+  out.joints.resize(nj);
+  for (hsize_t j = 0; j < nj; ++j) out.joints[j].name = names[j], out.joints[j].kind = kinds[j];
+  if (!r.exists("/model/joint_bodies")) return;
+  const auto ends = r.dataset<std::int32_t>("/model/joint_bodies", {nj, 2});
+  const auto anchors = r.dataset<double>("/model/joint_anchors", {nj, 2, 3});
+  const auto frames = r.dataset<double>("/model/joint_frames", {nj, 2, 3, 3});
+  for (hsize_t j = 0; j < nj; ++j) {
+    RecordedJoint& joint = out.joints[j];
+    joint.body_a = ends[2 * j], joint.body_b = ends[2 * j + 1];
+    joint.anchor_a = vec3_at(anchors, 2 * j), joint.anchor_b = vec3_at(anchors, 2 * j + 1);
+    for (int r3 = 0; r3 < 3; ++r3)
+      for (int c = 0; c < 3; ++c) {
+        joint.frame_a(r3, c) = frames[18 * j + 3 * r3 + c];
+        joint.frame_b(r3, c) = frames[18 * j + 9 + 3 * r3 + c];
+      }
+  }
+}
+
+void check_joint_ends(const h5::Reader& r, const Recording& out) {
+  const auto nb = static_cast<int>(out.body_names.size());
+  for (std::size_t j = 0; j < out.joints.size(); ++j)
+    for (int b : {out.joints[j].body_a, out.joints[j].body_b})
+      if (b < -1 || b >= nb) h5::fail(r.file(), "/model/joint_bodies", "body index out of range in row " + std::to_string(j));
+}
+
 void read_steps(const h5::Reader& r, Recording& out) {
   const std::size_t nb = out.body_names.size();
   const auto time = r.dataset<double>("/steps/time", {0});
@@ -155,8 +187,14 @@ void read_steps(const h5::Reader& r, Recording& out) {
     }
   }
 
-  std::vector<double> joint_errors;
+  std::vector<double> joint_errors, joint_positions, joint_velocities, joint_wrenches;
   if (r.exists("/steps/joint_errors")) joint_errors = r.dataset<double>("/steps/joint_errors", {n, 4});
+  const hsize_t nj = out.joints.size();
+  if (r.exists("/steps/joint_positions")) {
+    joint_positions = r.dataset<double>("/steps/joint_positions", {n, nj});
+    joint_velocities = r.dataset<double>("/steps/joint_velocities", {n, nj});
+    joint_wrenches = r.dataset<double>("/steps/joint_wrenches", {n, nj, 6});
+  }
   out.steps.resize(n);
   for (hsize_t k = 0; k < n; ++k) {
     RecordedStep& s = out.steps[k];
@@ -196,6 +234,11 @@ void read_steps(const h5::Reader& r, Recording& out) {
       s.penetration_exceeded = exceeded[k] != 0;
     }
     if (!joint_errors.empty()) s.joint_errors.assign(&joint_errors[4 * k], &joint_errors[4 * k + 4]);
+    if (!joint_positions.empty()) {
+      s.joint_positions.assign(&joint_positions[nj * k], &joint_positions[nj * (k + 1)]);
+      s.joint_velocities.assign(&joint_velocities[nj * k], &joint_velocities[nj * (k + 1)]);
+      for (hsize_t j = 0; j < nj; ++j) s.joint_wrenches.push_back(Eigen::Map<const Vec6>(&joint_wrenches[6 * (nj * k + j)]));
+    }
     if (!stages.empty()) s.stage_seconds.assign(&stages[k * stage_count], &stages[(k + 1) * stage_count]);
   }
   read_contacts(r, nb, out);
@@ -209,6 +252,8 @@ Recording read_recording(const std::string& path) {
   Recording out;
   read_model(reader, out);
   read_bodies(reader, out);
+  read_joints(reader, out);
+  check_joint_ends(reader, out);
   read_steps(reader, out);
   return out;
 }

@@ -135,7 +135,8 @@ void check_scene(const std::string& scene, const std::string& name) {
   EXPECT_EQ(p.value.at("contacts_drawn"), std::to_string(target) + " " +
                                               std::to_string(rec.steps[static_cast<std::size_t>(target)].contacts.size()));
   EXPECT_EQ(p.value.at("after_forward"), std::to_string(target + 1));
-  EXPECT_EQ(p.value.at("toggles"), "contacts|bounding boxes");
+  EXPECT_EQ(p.value.at("toggles"), rec.joints.empty() ? "contacts|bounding boxes" : "contacts|bounding boxes|joints");
+  EXPECT_EQ(p.value.at("joints_drawn"), std::to_string(rec.joints.size()));
   for (const char* plot : {"contacts", "constraints U / I / X", "solver iterations", "solver residuals", "energy",
                            "linear momentum", "largest penetration"})
     EXPECT_NE(p.value.at("plots").find(plot), std::string::npos) << "no plot '" << plot << "'";
@@ -152,6 +153,9 @@ void check_scene(const std::string& scene, const std::string& name) {
 TEST(ReplayBrowser, BlockOnBlock3dBodiesFollowTheRecordingAndTheSlider) { check_scene("block-on-block.yaml", "3d"); }
 
 TEST(ReplayBrowser, RotationOverlap2dDrawnInThePlane) { check_scene("rotation-overlap.yaml", "2d"); }
+
+// joints drawn (axis, zero direction, anchor-to-anchor) and their plots
+TEST(ReplayBrowser, PowerballArmDrawsItsJoints) { check_scene("powerball-arm.yaml", "joints"); }
 
 TEST(ReplayBrowser, TruncatedPageShowsAClearMessage) {
   if (const std::string why = browser_missing(); !why.empty()) GTEST_SKIP() << why;

@@ -201,5 +201,54 @@ TEST(JointRecording, StoresTheJointErrorsOfEveryStep) {
   std::filesystem::remove(path);
 }
 
+
+// The recording keeps each joint's ends and frames once, and per step its
+// coordinate and rate (equal to what the controllers' accessors read from
+// the state) and the wrench the report gave (zeros in the initial row).
+TEST(JointRecording, StoresJointFramesCoordinatesAndWrenches) {
+  Scene s = load_scene_file(std::string(PEGSIM_SCENES_DIR) + "/powerball-arm.yaml");
+  const std::string path = (std::filesystem::temp_directory_path() / "joint_rows_recording.h5").string();
+  std::vector<std::vector<double>> q, qdot;
+  std::vector<std::vector<Vec6>> wrench;
+  Model model;
+  {
+    World world(s.model, s.state);
+    Recorder recorder(path, world.model(), world.state(), 1, s.text);
+    world.add_observer(&recorder);
+    for (int k = 0; k < 30; ++k) {
+      const StepReport& r = world.step();
+      q.emplace_back();
+      qdot.emplace_back();
+      for (std::size_t j = 0; j < world.model().joints.size(); ++j) {
+        q.back().push_back(joint_position(world.model(), world.state(), j));
+        qdot.back().push_back(joint_velocity(world.model(), world.state(), j));
+      }
+      wrench.push_back(r.joint_wrenches);
+    }
+    model = world.model();
+  }  // the recorder (destroyed first) closes the file
+  const Recording rec = read_recording(path);
+  const std::size_t nj = model.joints.size();
+  ASSERT_EQ(rec.joints.size(), nj);
+  for (std::size_t j = 0; j < nj; ++j) {
+    const JointModel& m = model.joints[j];
+    EXPECT_EQ(rec.joints[j].name, m.name);
+    EXPECT_EQ(rec.joints[j].body_a, static_cast<int>(m.body_a));
+    EXPECT_EQ(rec.joints[j].body_b, static_cast<int>(m.body_b));
+    EXPECT_EQ(rec.joints[j].anchor_b, m.anchor_b);
+    EXPECT_EQ(rec.joints[j].frame_a, m.frame_a);
+  }
+  ASSERT_EQ(rec.steps.size(), 31u);
+  for (std::size_t j = 0; j < nj; ++j) EXPECT_EQ(rec.steps[0].joint_wrenches[j], Vec6::Zero());
+  for (int k = 0; k < 30; ++k)
+    for (std::size_t j = 0; j < nj; ++j) {
+      EXPECT_EQ(rec.steps[k + 1].joint_positions[j], q[k][j]);
+      EXPECT_EQ(rec.steps[k + 1].joint_velocities[j], qdot[k][j]);
+      EXPECT_EQ(rec.steps[k + 1].joint_wrenches[j], wrench[k][j]);
+    }
+  EXPECT_GT(std::abs(q.back()[0]), 1e-3);  // the arm moved: the columns are not trivially zero
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace pegsim

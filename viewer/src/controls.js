@@ -61,7 +61,12 @@ export class Controls {
     this.status = document.createElement('span');
     this.status.className = 'pegsim-status';
     container.append(this.play, this.back, this.forward, this.slider, this.speedSelect,
-                     this.contactsToggle.label, this.boxesToggle.label, this.status);
+                     this.contactsToggle.label, this.boxesToggle.label);
+    if (data.joints.length) { // only where there are joints to draw
+      this.jointsToggle = toggle('joints', true, (on) => setOverlay('joints', on));
+      container.append(this.jointsToggle.label);
+    }
+    container.append(this.status);
 
     this.play.addEventListener('click', () => this.setPlaying(!this.playing));
     this.back.addEventListener('click', () => this.jump(this.row - 1));

@@ -60,6 +60,27 @@ function parseBody(b, i) {
   return body;
 }
 
+function vector3(v, field) {
+  if (!Array.isArray(v) || v.length !== 3 || !v.every(Number.isFinite)) fail(`${field}: expected 3 finite numbers`);
+  return v.map(Number);
+}
+
+// joints: ends (-1: the world) and frames in the ends' body frames
+function parseJoints(list, nb) {
+  if (!Array.isArray(list)) fail('joints: expected a list');
+  return list.map((j, i) => {
+    const field = `joints[${i}]`;
+    if (typeof j !== 'object' || j === null) fail(`${field}: not an object`);
+    for (const end of ['a', 'b'])
+      if (!Number.isInteger(j[end]) || j[end] < -1 || j[end] >= nb) fail(`${field}.${end}: body index out of range, got ${j[end]}`);
+    return {
+      name: String(j.name ?? `joint${i}`), kind: String(j.kind ?? ''), a: j.a, b: j.b,
+      anchorA: vector3(j.anchor_a, `${field}.anchor_a`), anchorB: vector3(j.anchor_b, `${field}.anchor_b`),
+      xA: vector3(j.x_a, `${field}.x_a`), zA: vector3(j.z_a, `${field}.z_a`),
+    };
+  });
+}
+
 // Parses the text of the page's data element; throws ReplayDataError.
 export function parseReplayData(text) {
   if (!text || !text.trim()) fail('the page holds no recording data');
@@ -102,6 +123,7 @@ export function parseReplayData(text) {
     data.contactPoint = decodeArray(c.point, Float32Array, 3 * m, 'contacts.point');
     data.contactNormal = decodeArray(c.normal, Float32Array, 3 * m, 'contacts.normal');
   }
+  data.joints = parseJoints(raw.joints ?? [], nb);
   if (!Array.isArray(raw.plots)) fail('plots: missing');
   data.plots = raw.plots.map((p, i) => {
     if (!Array.isArray(p.series) || p.series.length === 0) fail(`plots[${i}]: no series`);

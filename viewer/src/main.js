@@ -113,6 +113,7 @@ function start() {
     // the three.js object's world matrix (column-major, 16 numbers)
     bodyMatrix: (i) => Array.from(view.bodies.worldMatrix(i).elements),
     contactsDrawn: () => (view.showContacts ? view.contacts.count : 0),
+    jointsDrawn: () => (view.showJoints ? view.joints.count : 0),
     plotTitles: () => plots.plots.map((p) => p.spec.title),
     frameStats: () => ({ ticks: frames.ticks, frames: frames.count, meanMs: frames.count ? frames.totalMs / frames.count : 0, maxMs: frames.maxMs }),
     resetFrameStats: () => { frames.ticks = 0; frames.count = 0; frames.totalMs = 0; frames.maxMs = 0; },

@@ -1,7 +1,7 @@
 // Per-row overlays, each one LineSegments whose buffer is allocated once (for
 // the largest row) and rewritten in place: contact normals (from the contact
-// point on A along the normal from A onto B) and world-frame axis-aligned
-// bounding boxes of the bodies' hulls.
+// point on A along the normal from A onto B), world-frame axis-aligned
+// bounding boxes of the bodies' hulls, and joints (JointOverlay, below).
 import * as THREE from 'three';
 
 function segments(capacity, color) {
@@ -91,4 +91,51 @@ export class BoundsOverlay {
     this.s.lines.geometry.setDrawRange(0, 2 * this.s.count);
     this.s.attribute.needsUpdate = true;
   }
+}
+
+// Joints: per joint its axis z_a drawn through A's anchor (length `length`,
+// centred), a shorter x_a from the anchor (the zero of its angle), and the
+// segment from A's anchor to B's (the joint's position error: invisible when
+// the joint holds). An end that is the world (-1) has its anchor and axes in
+// world coordinates already.
+export class JointOverlay {
+  constructor(data, matrices, length) {
+    this.data = data;
+    this.matrices = matrices; // per body, world (BodySet.matrices)
+    this.length = length;
+    this.s = segments(3 * data.joints.length, 0x188038);
+    this.object = this.s.lines;
+    this.p = new Float64Array(3);
+  }
+
+  // world point (w = 1) or direction (w = 0) of a vector in body `body`'s frame
+  map(body, v, w, out) {
+    if (body < 0) { out[0] = v[0]; out[1] = v[1]; out[2] = v[2]; return out; }
+    const e = this.matrices[body].elements; // column-major
+    for (let a = 0; a < 3; ++a) out[a] = e[a] * v[0] + e[4 + a] * v[1] + e[8 + a] * v[2] + w * e[12 + a];
+    return out;
+  }
+
+  // Uses the bodies' current matrices (call after the bodies are posed).
+  update() {
+    const out = this.s.positions, L = this.length;
+    const pa = new Float64Array(3), pb = new Float64Array(3), z = new Float64Array(3), x = new Float64Array(3);
+    let j = 0;
+    const put = (p, q) => { out[j++] = p[0]; out[j++] = p[1]; out[j++] = p[2]; out[j++] = q[0]; out[j++] = q[1]; out[j++] = q[2]; };
+    for (const joint of this.data.joints) {
+      this.map(joint.a, joint.anchorA, 1, pa);
+      this.map(joint.b, joint.anchorB, 1, pb);
+      this.map(joint.a, joint.zA, 0, z);
+      this.map(joint.a, joint.xA, 0, x);
+      put([pa[0] - 0.5 * L * z[0], pa[1] - 0.5 * L * z[1], pa[2] - 0.5 * L * z[2]],
+          [pa[0] + 0.5 * L * z[0], pa[1] + 0.5 * L * z[1], pa[2] + 0.5 * L * z[2]]);
+      put(pa, [pa[0] + 0.3 * L * x[0], pa[1] + 0.3 * L * x[1], pa[2] + 0.3 * L * x[2]]);
+      put(pa, pb);
+    }
+    this.s.count = 3 * this.data.joints.length;
+    this.s.lines.geometry.setDrawRange(0, 2 * this.s.count);
+    this.s.attribute.needsUpdate = true;
+  }
+
+  get count() { return this.data.joints.length; }
 }

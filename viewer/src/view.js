@@ -5,7 +5,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { BodySet, sceneBounds } from './bodies.js';
-import { BoundsOverlay, ContactOverlay } from './overlays.js';
+import { BoundsOverlay, ContactOverlay, JointOverlay } from './overlays.js';
 
 // Drawn length of a contact normal: 60% of the moving bodies' mean hull
 // radius (a body's size), at least 2% of the scene's.
@@ -46,7 +46,10 @@ export class View {
     this.bodies = new BodySet(data, this.bodyGroup, this.bounds);
     this.contacts = new ContactOverlay(data, normalLength(data, size));
     this.boxes = new BoundsOverlay(data, this.bodies.matrices);
-    this.scene.add(this.contacts.object, this.boxes.object);
+    this.joints = new JointOverlay(data, this.bodies.matrices, normalLength(data, size));
+    this.scene.add(this.contacts.object, this.boxes.object, this.joints.object);
+    this.showJoints = data.joints.length > 0;
+    this.joints.object.visible = this.showJoints;
     this.showContacts = true;
     this.showBoxes = false;
     this.contacts.object.visible = this.showContacts;
@@ -106,6 +109,7 @@ export class View {
     this.bodies.setRow(row);
     if (this.showContacts) this.contacts.update(row);
     if (this.showBoxes) this.boxes.update();
+    if (this.showJoints) this.joints.update();
     this.dirty = true;
   }
 
@@ -118,6 +122,10 @@ export class View {
       this.showBoxes = on;
       this.boxes.object.visible = on;
       if (on) this.boxes.update();
+    } else if (name === 'joints') {
+      this.showJoints = on;
+      this.joints.object.visible = on;
+      if (on) this.joints.update();
     }
     this.dirty = true;
   }

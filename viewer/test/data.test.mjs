@@ -57,4 +57,22 @@ test('damaged documents are refused naming the field', () => {
   refused((d) => { d.bodies[1].kind = 'sphere'; }, /bodies\[1\]: unknown kind/);
   refused((d) => { d.contacts.offset = b64(new Uint32Array([0, 1, 0])); }, /contacts\.offset: decreases/);
   refused((d) => { d.plots[0].series[0].values = '@@@'; }, /plots\[0\]\.series\[0\] \(contacts\): not valid base64/);
+  refused((d) => { d.joints = [joint()]; d.joints[0].b = 2; }, /joints\[0\]\.b: body index out of range/);
+  refused((d) => { d.joints = [joint()]; d.joints[0].z_a = [0, 1]; }, /joints\[0\]\.z_a: expected 3 finite numbers/);
+});
+
+// a hinge from the world to the box at the origin, about z
+function joint() {
+  return { name: 'hinge', kind: 'revolute', a: -1, b: 1, anchor_a: [0, 0, 0], anchor_b: [0, 0, 0],
+           x_a: [1, 0, 0], z_a: [0, 0, 1] };
+}
+
+test('joints decode with their ends and frames; a page without them has none', () => {
+  assert.deepEqual(parseReplayData(JSON.stringify(document())).joints, []);
+  const doc = document();
+  doc.joints = [joint()];
+  const j = parseReplayData(JSON.stringify(doc)).joints[0];
+  assert.equal(j.a, -1);
+  assert.equal(j.b, 1);
+  assert.deepEqual(j.zA, [0, 0, 1]);
 });

@@ -78,6 +78,7 @@ try {
     }, target);
     await dump(target);
     lines.push(`contacts_drawn ${target} ${await page.evaluate(() => window.pegsimViewer.contactsDrawn())}`);
+    lines.push(`joints_drawn ${await page.evaluate(() => window.pegsimViewer.jointsDrawn())}`);
     // the step-forward button
     await page.click('button[title^="step forward"]');
     lines.push(`after_forward ${await page.evaluate(() => window.pegsimViewer.row())}`);
