@@ -3,6 +3,7 @@
 
 #include "geometry/mass_properties.hpp"
 #include "geometry/polygon.hpp"
+#include "io/seeded_text.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -14,20 +15,8 @@
 namespace pegsim {
 namespace {
 
-std::string num(double v) {  // round-trips exactly
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-
-class Uniform {  // doubles in [0, 1) from the top 53 bits: the same on every standard library
- public:
-  explicit Uniform(std::uint64_t seed) : engine_(seed) {}
-  double operator()() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
-
- private:
-  std::mt19937_64 engine_;
-};
+using seeded::Uniform;
+const auto num = seeded::number;
 
 constexpr double kGroundTop = 0.155;    // the ground's top face
 constexpr double kGripperBottom = 0.245;  // the palm's and the flat fingers' lower faces

@@ -1,5 +1,6 @@
 // Random pours (random_pour.hpp): YAML text written from a seed.
 #include "io/random_pour.hpp"
+#include "io/seeded_text.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -9,11 +10,7 @@
 namespace pegsim {
 namespace {
 
-std::string num(double v) {  // round-trips exactly
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
+const auto num = seeded::number;
 
 std::string vec3(double x, double y, double z) {
   char buf[128];
@@ -21,14 +18,7 @@ std::string vec3(double x, double y, double z) {
   return buf;
 }
 
-class Uniform {
- public:
-  explicit Uniform(std::uint64_t seed) : engine_(seed) {}
-  double operator()(double a, double b) { return a + (b - a) * (static_cast<double>(engine_() >> 11) * 0x1.0p-53); }
-
- private:
-  std::mt19937_64 engine_;
-};
+using seeded::Uniform;
 
 // the floor and four walls, static boxes touching the floor's top at z = 0
 std::string container(const RandomPourOptions& o) {
