@@ -39,6 +39,7 @@ int velocity_count(JointKind kind);  // entries of v: 1, 1, 0, 3, 6
 
 struct Link {
   std::string name;
+  std::string joint_name;          // the joint's own name (URDF), empty: none given
   int parent = -1;                 // link index, -1: the world
   JointKind joint = JointKind::Fixed;
   Transform joint_placement;       // X_T: parent link frame (world for a root) to the joint frame
