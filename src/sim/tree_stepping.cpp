@@ -77,31 +77,40 @@ void TreeStepping::find_limits(const Model& model, const State& state, const Tre
   const double h = model.options.h, eps = model.options.eps;
   for (int i = 0; i < tm.tree.link_count(); ++i) {
     const articulated::Link& l = tm.tree.link(i);
-    if (l.nv() != 1 || (std::isinf(l.lower) && std::isinf(l.upper))) continue;
+    if (l.nv() != 1 || (std::isinf(l.lower) && std::isinf(l.upper) && l.friction == 0.0)) continue;
     const double q = ts.q(l.q_index), rate = trees_[t].free_velocity(l.v_index);
     const Mat3 R = kin.from_world[i].E.transpose();
     const Vec3 a = R * l.axis;
-    for (const double s : {1.0, -1.0}) {
-      const double gap = s > 0 ? q - l.lower : l.upper - q;
-      if (!(gap + h * s * rate < eps)) continue;
+    const std::uint32_t child = tm.link_body[i];
+    const std::uint32_t parent = l.parent >= 0 ? tm.link_body[l.parent] : kNoBody;
+    const Vec3 o = kin.from_world[i].r;  // the joint origin (the child frame's origin)
+    auto part = [&](std::uint32_t body) {
+      Vec6 j;
+      if (l.joint == articulated::JointKind::Revolute) j << Vec3::Zero(), a;
+      else j << a, (o - state.bodies[body].pose.position).cross(a);
+      return j;
+    };
+    auto row = [&](double s) {
       LimitRow lr;
-      lr.link_body = tm.link_body[i];
-      lr.gap = gap;
-      const std::uint32_t child = tm.link_body[i];
-      const std::uint32_t parent = l.parent >= 0 ? tm.link_body[l.parent] : kNoBody;
-      const Vec3 o = kin.from_world[i].r;  // the joint origin (the child frame's origin)
-      auto part = [&](std::uint32_t body) {
-        Vec6 j;
-        if (l.joint == articulated::JointKind::Revolute) j << Vec3::Zero(), a;
-        else j << a, (o - state.bodies[body].pose.position).cross(a);
-        return j;
-      };
+      lr.link_body = child;
       lr.row.body_b = child;
       lr.row.jb = s * part(child);
       if (parent != kNoBody) {
         lr.row.body_a = parent;
         lr.row.ja = -s * part(parent);
       }
+      return lr;
+    };
+    if (l.friction > 0.0) {
+      LimitRow lr = row(1.0);
+      lr.friction = l.friction;
+      limits_.push_back(lr);
+    }
+    for (const double s : {1.0, -1.0}) {
+      const double gap = s > 0 ? q - l.lower : l.upper - q;
+      if (!(gap + h * s * rate < eps)) continue;
+      LimitRow lr = row(s);
+      lr.gap = gap;
       limits_.push_back(lr);
     }
   }
@@ -120,7 +129,9 @@ void TreeStepping::append_limit_rows(const std::vector<std::uint32_t>& island_bo
     if (std::binary_search(island_bodies.begin(), island_bodies.end(), l.link_body)) rows.push_back(&l);
   if (rows.empty()) return;
   LcpProblem& lcp = problem.lcp;
-  const int first = lcp.size(), n = first + static_cast<int>(rows.size());
+  int added = 0;
+  for (const LimitRow* r : rows) added += r->friction > 0.0 ? 3 : 1;
+  const int first = lcp.size(), n = first + added;
   if (lcp.bound.empty()) lcp.bound.assign(first, RowBound::NonNegative);
   if (lcp.role.empty()) lcp.role.assign(first, RowRole::Other);
   if (lcp.contact_of.empty()) lcp.contact_of.assign(first, -1);
@@ -138,13 +149,36 @@ void TreeStepping::append_limit_rows(const std::vector<std::uint32_t>& island_bo
   problem.var_joint_row.resize(n, -1);
   lcp.structure.rows.resize(n);
   lcp.b.conservativeResize(n);
-  for (int k = 0; k < static_cast<int>(rows.size()); ++k) {
-    const JacobianRow& r = rows[k]->row;
-    lcp.structure.rows[first + k] = r;
-    double w = rows[k]->gap / h;
+  auto rate = [&](const JacobianRow& r) {
+    double w = 0.0;
     if (r.body_a != kNoBody) w += r.ja.dot(free_velocity[r.body_a]);
     if (r.body_b != kNoBody) w += r.jb.dot(free_velocity[r.body_b]);
-    lcp.b(first + k) = w;
+    return w;
+  };
+  int v = first;
+  for (const LimitRow* r : rows) {
+    if (r->friction == 0.0) {  // a limit
+      lcp.structure.rows[v] = r->row;
+      lcp.b(v++) = rate(r->row) + r->gap / h;
+      continue;
+    }
+    // friction: p+ on the row, p- on its negative, sigma without a Jacobian
+    JacobianRow minus = r->row;
+    minus.ja = -minus.ja;
+    minus.jb = -minus.jb;
+    const int plus = v, neg = v + 1, sigma = v + 2;
+    lcp.structure.rows[plus] = r->row;
+    lcp.structure.rows[neg] = minus;
+    lcp.structure.rows[sigma] = JacobianRow{};
+    lcp.b(plus) = rate(r->row);
+    lcp.b(neg) = -lcp.b(plus);
+    lcp.b(sigma) = r->friction * h;
+    auto& c = lcp.structure.coupling;
+    c.push_back({plus, sigma, 1.0});
+    c.push_back({neg, sigma, 1.0});
+    c.push_back({sigma, plus, -1.0});
+    c.push_back({sigma, neg, -1.0});
+    v += 3;
   }
   lcp.A.resize(0, 0);  // assembled again from the structure with the tree terms
 }

@@ -64,6 +64,12 @@ class TreeStepping {
   // a_w . (v_child(o) - v_parent(o)) at the joint origin o (exact: the child
   // moves relative to the parent along a_w only), so the row is a JacobianRow
   // whose tree column is exactly s e_k.
+  // Joint friction (Link::friction F > 0, Coulomb) is a bounded impulse
+  // |p| <= F h on the same row (s = 1), written as a pure LCP with
+  // Stewart-Trinkle's friction trick like the maximal-coordinate joints'
+  // (joints/joint_problem.hpp): two opposite rows and a multiplier sigma,
+  //   0 <= rate + sigma perp p+ >= 0,  0 <= -rate + sigma perp p- >= 0,
+  //   0 <= F h - p+ - p- perp sigma >= 0.
   bool has_limit_rows() const { return !limits_.empty(); }
   bool has_limit_rows(const std::vector<std::uint32_t>& island_bodies) const;  // bodies ascending
   // Appends the limit rows of the trees in `island_bodies` (role Other); drops
@@ -91,7 +97,8 @@ class TreeStepping {
   struct LimitRow {
     std::uint32_t link_body;  // the child link's body: the island test
     JacobianRow row;
-    double gap;
+    double gap = 0.0;
+    double friction = 0.0;  // > 0: a friction row with bound F h instead of a limit
   };
   void find_limits(const Model& model, const State& state, const articulated::TreeKinematics& kin, int t);
 

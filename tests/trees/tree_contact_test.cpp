@@ -214,5 +214,37 @@ TEST(TreeContact, JointLimitStopsLinkAndHoldsIt) {
   EXPECT_LT(std::abs(ts.v(0)), 1e-9);
 }
 
+// Coulomb joint friction F on a hinged link released horizontal, where
+// gravity's torque is m g l_c = 1.962 N m: F = 2.5 N m holds it still (static
+// friction); F = 1 N m lets it go with the torque reduced by F, so the first
+// step's rate is h (m g l_c - F) / (I_c + m l_c^2) (semi-implicit Euler at q = 0).
+TEST(TreeContact, JointFrictionHoldsOrSlowsLink) {
+  for (const double F : {2.5, 1.0}) {
+    Model model;
+    State state;
+    ground_scene(0.5, -5.0, model, state);
+    model.options.h = 0.005;
+    test::Chain chain;
+    chain.links = 1;
+    test::add_tree_chain(chain, model, state);
+    articulated::ArticulatedTree t;
+    articulated::Link l = model.trees[0].tree.link(0);
+    l.friction = F;
+    t.add_link(l);
+    model.trees[0].tree = t;
+    World world(std::move(model), std::move(state));
+    world.step();
+    const double lc = chain.length / 2, torque = chain.mass * 9.81 * lc;
+    const double inertia = chain.mass * (chain.length * chain.length + 0.01) / 12.0 + chain.mass * lc * lc;
+    const double expected = F > torque ? 0.0 : 0.005 * (torque - F) / inertia;
+    const double first = world.state().trees[0].v(0);
+    EXPECT_NEAR(first, expected, 1e-9) << "F = " << F;
+    for (int k = 0; k < 200; ++k) world.step();
+    if (F > torque) EXPECT_LT(std::abs(world.state().trees[0].q(0)), 1e-9);
+    else EXPECT_GT(world.state().trees[0].q(0), 0.1);
+    std::printf("joint friction %.1f N m: first-step rate %.9f (expected %.9f), q after 1 s %.6f\n", F, first, expected, world.state().trees[0].q(0));
+  }
+}
+
 }  // namespace
 }  // namespace pegsim
