@@ -42,8 +42,6 @@ void parse_robots(const Field& robots, Model& model, State& state) {
     if (robot.approximated > 0)
       std::cerr << "warning: " << path.string() << ": " << robot.approximated
                 << " sphere/cylinder collision shapes approximated by polytopes\n";
-    for (const std::string& w : robot.warnings)
-      if (w.find("mesh") != std::string::npos) std::cerr << "warning: " << w << "\n";
     MaterialId material;
     if (const Field m = f["material"]; m.present()) material = find_material(m, model);
     VecX q = robot.tree.neutral_configuration();

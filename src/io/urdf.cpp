@@ -1,11 +1,13 @@
 #include "io/urdf.hpp"
 
 #include "geometry/polyhedron.hpp"
+#include "io/mesh_hull.hpp"
 
 #include <console_bridge/console.h>
 #include <urdf_parser/urdf_parser.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <numbers>
 #include <sstream>
@@ -64,27 +66,44 @@ struct Builder {
     return pts;
   }
 
+  // a mesh's file name: file:// or a path relative to the URDF file's folder
+  std::string mesh_path(const std::string& name, const urdf::Link& link) const {
+    if (name.rfind("package://", 0) == 0)
+      fail("link '" + link.name + "': collision mesh '" + name +
+           "': package:// paths are not resolved (give a path relative to the URDF file)");
+    std::filesystem::path path = name.rfind("file://", 0) == 0 ? name.substr(7) : name;
+    if (path.is_relative()) path = std::filesystem::path(source).parent_path() / path;
+    return path.string();
+  }
+
   // the link's collision elements as one shape in its centre-of-mass frame
   void add_shape(const urdf::Link& link, const Vec3& com) {
     std::vector<Shape> parts;
     for (const urdf::CollisionSharedPtr& c : link.collision_array) {
       if (!c || !c->geometry) continue;
+      std::vector<std::vector<Vec3>> point_sets;
       if (c->geometry->type == urdf::Geometry::MESH) {
-        robot.warnings.push_back(source + ": link '" + link.name + "': collision mesh '" +
-                                 static_cast<const urdf::Mesh&>(*c->geometry).filename + "' not read (meshes are not supported yet)");
-        continue;
+        const auto& mesh = static_cast<const urdf::Mesh&>(*c->geometry);
+        try {
+          point_sets = mesh_part_points(mesh_path(mesh.filename, link), vec(mesh.scale));
+        } catch (const std::runtime_error& e) {
+          fail("link '" + link.name + "': collision mesh: " + e.what());
+        }
+      } else {
+        const int before = robot.approximated;
+        point_sets.push_back(sample(*c->geometry, robot.approximated));
+        if (robot.approximated != before)
+          robot.warnings.push_back(source + ": link '" + link.name + "': a sphere or cylinder approximated by a polytope");
       }
-      const int before = robot.approximated;
-      std::vector<Vec3> pts = sample(*c->geometry, robot.approximated);
-      if (robot.approximated != before)
-        robot.warnings.push_back(source + ": link '" + link.name + "': a sphere or cylinder approximated by a polytope");
       const Mat3 R = rotation(c->origin.rotation);
       const Vec3 p = vec(c->origin.position);
-      for (Vec3& x : pts) x = p + R * x - com;
-      try {
-        parts.push_back(Shape(polyhedron_from_points(pts)));
-      } catch (const std::exception& e) {
-        fail("link '" + link.name + "': collision: " + e.what());
+      for (std::vector<Vec3>& pts : point_sets) {
+        for (Vec3& x : pts) x = p + R * x - com;
+        try {
+          parts.push_back(Shape(polyhedron_from_points(pts)));
+        } catch (const std::exception& e) {
+          fail("link '" + link.name + "': collision: " + e.what());
+        }
       }
     }
     robot.collides.push_back(!parts.empty());

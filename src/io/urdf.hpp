@@ -14,7 +14,10 @@
 //   collision box                     its 8 corners at the collision origin, hulled
 //   collision sphere, cylinder        a fine polytope (hull of 12 x 24 sphere points, 32-gon
 //                                     prism), counted in UrdfRobot::approximated with a warning
-//   collision mesh                    not read yet: a warning, the element skipped
+//   collision mesh                    each mesh of the file (STL, DAE, OBJ, ... through
+//                                     Debian's libassimp, io/mesh_hull.hpp) as the convex
+//                                     hull of its vertices, scaled; a path relative to the
+//                                     URDF file's folder or file://; package:// is an error
 // Several collision elements on a link become a compound (at most
 // kMaxCompoundParts). A link without collision geometry does not collide.
 // The root link is attached to the world at `base` by a fixed joint

@@ -44,6 +44,15 @@ std::string with(const std::string& body) {
          "<inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>" + body + "</robot>";
 }
 
+std::string error_of_at(const std::string& xml, const std::string& source) {
+  try {
+    load_urdf_string(xml, source);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 std::string error_of(const std::string& xml) {
   try {
     load_urdf_string(xml, "bad.urdf");
@@ -70,6 +79,27 @@ TEST(Urdf, MalformedFilesNameFileAndElement) {
   State state;
   model.add_material("default");
   EXPECT_THROW(add_tree(model, state, "r", r.tree, r.shapes, VecX(), VecX(), MaterialId{}, r.collides), std::invalid_argument);
+}
+
+// A collision mesh (data/robots/meshes/wedge.obj, scaled by 2 along x) becomes
+// the convex hull of its vertices: its support along +x reaches 2 x 0.2 m, and
+// package:// paths are refused by name. Tolerance 1e-7 m: assimp keeps
+// vertices in single precision (ai_real = float; 0.3 is read as 0.30000001).
+TEST(Urdf, MeshCollisionBecomesItsHull) {
+  const std::string source = std::string(PEGSIM_SCENES_DIR) + "/../data/robots/inline.urdf";
+  auto robot_with = [](const std::string& file) {
+    return "<?xml version=\"1.0\"?><robot name=\"r\"><link name=\"a\"><inertial><mass value=\"1\"/>"
+           "<inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>"
+           "<collision><geometry><mesh filename=\"" + file + "\" scale=\"2 1 1\"/></geometry></collision></link></robot>";
+  };
+  const UrdfRobot r = load_urdf_string(robot_with("meshes/wedge.obj"), source);
+  ASSERT_TRUE(r.collides[0]);
+  EXPECT_NEAR(support(r.shapes[0], Vec3::UnitX()).x(), 0.4, 1e-7);
+  EXPECT_NEAR(support(r.shapes[0], Vec3::UnitZ()).z(), 0.3, 1e-7);
+  EXPECT_NEAR(support(r.shapes[0], -Vec3::UnitX()).x(), 0.0, 1e-7);
+  const std::string e = error_of_at(robot_with("package://arm/wedge.stl"), source);
+  EXPECT_NE(e.find("link 'a': collision mesh 'package://arm/wedge.stl': package://"), std::string::npos) << e;
+  EXPECT_NE(error_of_at(robot_with("missing.stl"), source).find("missing.stl: cannot read the mesh"), std::string::npos);
 }
 
 std::string arm_scene(const std::string& extra) {
