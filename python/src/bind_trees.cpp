@@ -76,14 +76,14 @@ void bind_trees(py::module_& m) {
       return articulated::inverse_dynamics(w.world.model().trees[t].tree, sized(q, ts.q, "q"), sized(v, ts.v, "v"),
                                            sized(qdd, ts.v, "qdd"), w.world.model().options.gravity);
     }, py::arg("robot"), py::arg("qdd"), py::arg("q") = py::none(), py::arg("v") = py::none())
-   .def("link_jacobian", [](const WorldHandle& w, py::handle r, const std::string& link, std::optional<Vec3> point) -> MatX {
+   .def("link_jacobian", [](const WorldHandle& w, py::handle r, const std::string& link, py::object point) -> MatX {
       const std::size_t t = robot_of(w, r);
       const articulated::ArticulatedTree& tree = w.world.model().trees[t].tree;
       const int i = tree.find_link(link);
       if (i < 0) throw std::invalid_argument("robot '" + w.world.model().trees[t].name + "' has no link '" + link + "'");
       articulated::TreeKinematics kin;
       articulated::forward_kinematics(tree, w.world.state().trees[t].q, VecX(), kin);
-      const Vec3 p = point ? *point : articulated::link_body_pose(tree, kin, i).position;
+      const Vec3 p = point.is_none() ? articulated::link_body_pose(tree, kin, i).position : vec3_from(point, "point");
       return articulated::point_jacobian(tree, kin, i, p);
     }, py::arg("robot"), py::arg("link"), py::arg("point") = py::none(),
     "6 x nv: rows 0-2 the velocity of `point` (world; default the link's centre of mass), rows 3-5 the link's angular velocity");
