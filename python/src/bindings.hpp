@@ -20,6 +20,7 @@ void bind_report(py::module_& m);     // bind_report.cpp: StepReport, Contact, S
 void bind_world(py::module_& m);      // bind_world.cpp: World (step, state arrays, callbacks)
 void bind_recording(py::module_& m);  // bind_recording.cpp: read_recording
 void bind_joints(py::module_& m);     // bind_joints.cpp: Scene.add_joint, World's joint state and torques
+void bind_trees(py::module_& m);      // bind_trees.cpp: robots' joint state, M(q), bias forces, Jacobians
 
 const char* shape_kind(const Shape& shape);  // "polyhedron", "polygon", "half_space"
 

@@ -44,6 +44,7 @@ PYBIND11_MODULE(pegsim, m) {
   bind_world(m);
   bind_recording(m);
   bind_joints(m);
+  bind_trees(m);
   m.def("solver_names", &pegsim::solver_names, "the complementarity solvers World(solver=...) accepts");
   // the registries' names (contact/contact_model.hpp, dynamics/formulation.hpp, sim/stepper.hpp)
   auto names = [](const std::vector<std::string>& list) {

@@ -162,6 +162,8 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
   LcpStructure& structure = out.lcp.structure;
   structure.rows.assign(n, JacobianRow{});
   structure.coupling.clear();
+  structure.dense_only = false;
+  out.measure_extra.clear();
   out.friction_direction.assign(n, Vec3::Zero());
   LcpProblem& lcp = out.lcp;
   if (in.matrix) lcp.A.setZero(n, n);

@@ -47,6 +47,11 @@ struct StepProblem {
   // per LCP variable: the model joint it belongs to and its index among that
   // joint's variables (-1: a contact variable; joints/joint_problem.hpp)
   std::vector<int> var_joint, var_joint_row;
+  // per LCP variable: what its row measures beyond its own Jacobian row (PEG's
+  // I- and X-constraint rows measure R = G + extra, eqs. 4.41-4.51); empty
+  // when every row measures its own Jacobian (R = G). The articulated trees'
+  // terms of A (sim/tree_stepping.hpp) read it.
+  std::vector<JacobianRow> measure_extra;
   std::vector<Vec3> friction_direction;  // per LCP variable; zero for non-friction rows
   int friction_directions = 0;           // n_d used for each frictional contact
 };

@@ -154,6 +154,7 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
   LcpStructure& structure = lcp.structure;
   structure.rows.assign(n, JacobianRow{});
   structure.coupling.clear();
+  structure.dense_only = false;
   if (in.matrix) lcp.A.setZero(n, n);
   else lcp.A.resize(0, 0);
   lcp.b.setZero(n);
@@ -270,6 +271,9 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
   C.finish(structure.coupling);
   if (in.matrix)
     for (const LcpStructure::Entry& e : structure.coupling) lcp.A(e.row, e.col) += e.value;
+
+  out.measure_extra.resize(n);  // R - G per row, for the articulated trees' terms (sim/tree_stepping.hpp)
+  for (int v = 0; v < n; ++v) out.measure_extra[v] = terms[v].extra;
 
   // b: R' nu* plus the gap terms
   for (int v = 0; v < n; ++v)

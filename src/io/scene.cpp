@@ -138,8 +138,8 @@ Scene load_scene_string(const std::string& yaml_text, const std::string& source)
   const Field top = root_field(root, &source);
   if (root.IsNull()) top.fail("the scene is empty (it needs at least bodies:)");
   if (!root.IsMap())
-    top.fail("a scene is a map with keys options, materials, friction, shapes, bodies, joints, controllers");
-  top.expect_keys({"options", "materials", "friction", "shapes", "bodies", "joints", "controllers"});
+    top.fail("a scene is a map with keys options, materials, friction, shapes, bodies, joints, robots, controllers");
+  top.expect_keys({"options", "materials", "friction", "shapes", "bodies", "joints", "robots", "controllers"});
 
   Scene scene;
   scene.source = source;
@@ -155,6 +155,7 @@ Scene load_scene_string(const std::string& yaml_text, const std::string& source)
     std::vector<Vec3> shape_origins;
     parse_bodies(top.require("bodies"), shapes, scene.model, scene.state, &shape_origins);
     parse_joints(top["joints"], shape_origins, scene.model, scene.state);
+    parse_robots(top["robots"], scene.model, scene.state);
     parse_controllers(top["controllers"], scene.model);
   } catch (const YAML::Exception& e) {  // not expected: every access is checked first
     throw SceneError(located_message(source, std::max(e.mark.line, 0), "", e.msg));

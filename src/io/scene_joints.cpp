@@ -174,15 +174,26 @@ void parse_joints(const Field& joints, const std::vector<Vec3>& origins, Model& 
 void parse_controllers(const Field& controllers, Model& model) {
   if (!controllers.present()) return;
   for (const Field& f : controllers.items()) {
-    f.expect_keys({"type", "joint", "kp", "kd", "target", "torque_limit", "derivative"});
+    f.expect_keys({"type", "robot", "joint", "kp", "kd", "target", "torque_limit", "derivative"});
     if (const Field t = f["type"]; t.present()) t.choice({"pd"});
     PdControllerSpec spec;
     const Field joint = f.require("joint");
     const std::string name = joint.text();
-    for (std::size_t j = 0; j < model.joints.size(); ++j)
-      if (model.joints[j].name == name) spec.joint = static_cast<int>(j);
+    if (const Field robot = f["robot"]; robot.present()) {  // a joint of a robot: (scene_robots.cpp)
+      const std::string rname = robot.text();
+      for (std::size_t t = 0; t < model.trees.size(); ++t)
+        if (model.trees[t].name == rname) spec.tree = static_cast<int>(t);
+      if (spec.tree < 0) robot.fail("unknown robot '" + rname + "'");
+      const articulated::ArticulatedTree& tree = model.trees[spec.tree].tree;
+      spec.joint = find_tree_joint(tree, name);
+      if (spec.joint < 0) joint.fail("robot '" + rname + "' has no joint '" + name + "'");
+      if (tree.link(spec.joint).nv() != 1) joint.fail("joint '" + name + "' has no single coordinate to control");
+    } else {
+      for (std::size_t j = 0; j < model.joints.size(); ++j)
+        if (model.joints[j].name == name) spec.joint = static_cast<int>(j);
+    }
     if (spec.joint < 0) joint.fail("unknown joint '" + name + "'");
-    if (joint_coordinate(model.joints[spec.joint].kind) == JointCoordinate::None)
+    if (spec.tree < 0 && joint_coordinate(model.joints[spec.joint].kind) == JointCoordinate::None)
       joint.fail("a " + std::string(to_string(model.joints[spec.joint].kind)) + " joint has no coordinate to control");
     spec.kp = f.require("kp").non_negative();
     if (const Field kd = f["kd"]; kd.present()) spec.kd = kd.non_negative();

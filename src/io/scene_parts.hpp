@@ -44,6 +44,10 @@ void parse_bodies(const Field& bodies, const ShapeLibrary& shapes, Model& model,
 
 // joints:, controllers: (scene_joints.cpp), after the bodies
 void parse_joints(const Field& joints, const std::vector<Vec3>& shape_origins, Model& model, const State& state);
+// robots: (scene_robots.cpp), after the joints, before the controllers: URDF
+// files as kinematic trees; a URDF path is relative to the scene file's folder
+void parse_robots(const Field& robots, Model& model, State& state);
+int find_tree_joint(const articulated::ArticulatedTree& tree, const std::string& name);  // -1: none
 void parse_controllers(const Field& controllers, Model& model);
 
 // orientation and inertia helpers (scene_bodies.cpp)

@@ -25,7 +25,8 @@ struct ControlTarget {
 // clamped to +-torque_limit; applied as an equal and opposite torque about the
 // joint's z (force along its slide axis) on its two bodies.
 struct PdControllerSpec {
-  int joint = -1;  // index into Model::joints
+  int joint = -1;  // index into Model::joints; with tree >= 0: the link of Model::trees[tree] whose joint is driven
+  int tree = -1;   // >= 0: a 1-dof joint (revolute, prismatic) of a kinematic tree, its effort added to TreeState::tau
   double kp = 0.0, kd = 0.0;
   ControlTarget target;
   double torque_limit = std::numeric_limits<double>::infinity();

@@ -31,10 +31,24 @@ double joint_velocity(const Model& model, const State& state, std::size_t joint)
   return joint_velocity(j, joint_frames(j, model, state), model.options.dimension);
 }
 
+// A controller on a kinematic tree's joint (PdControllerSpec::tree): a
+// revolute or prismatic link of that tree.
+static void check_tree_joint(const Model& model, const PdControllerSpec& spec) {
+  if (static_cast<std::size_t>(spec.tree) >= model.trees.size())
+    throw std::invalid_argument("controller tree index " + std::to_string(spec.tree) + " out of range");
+  const articulated::ArticulatedTree& tree = model.trees[spec.tree].tree;
+  if (spec.joint < 0 || spec.joint >= tree.link_count())
+    throw std::invalid_argument("controller link index " + std::to_string(spec.joint) + " out of range");
+  if (tree.link(spec.joint).nv() != 1)
+    throw std::invalid_argument("a " + std::string(articulated::to_string(tree.link(spec.joint).joint)) +
+                                " joint has no coordinate to control");
+}
+
 PdController::PdController(const Model& model, PdControllerSpec spec) : spec_(std::move(spec)) {
-  if (spec_.joint < 0 || static_cast<std::size_t>(spec_.joint) >= model.joints.size())
+  if (spec_.tree >= 0) check_tree_joint(model, spec_);
+  else if (spec_.joint < 0 || static_cast<std::size_t>(spec_.joint) >= model.joints.size())
     throw std::invalid_argument("controller joint index " + std::to_string(spec_.joint) + " out of range");
-  if (joint_coordinate(model.joints[spec_.joint].kind) == JointCoordinate::None)
+  if (spec_.tree < 0 && joint_coordinate(model.joints[spec_.joint].kind) == JointCoordinate::None)
     throw std::invalid_argument("a " + std::string(to_string(model.joints[spec_.joint].kind)) +
                                 " joint has no coordinate to control");
   const ControlTarget& t = spec_.target;
@@ -68,8 +82,9 @@ double PdController::target(double time, long step, double h) const {
 
 void PdController::before_step(const Model& model, State& state) {
   const double h = model.options.h;
-  const double q = joint_position(model, state, spec_.joint);
-  const double qdot = joint_velocity(model, state, spec_.joint);
+  const articulated::Link* link = spec_.tree >= 0 ? &model.trees[spec_.tree].tree.link(spec_.joint) : nullptr;
+  const double q = link ? state.trees[spec_.tree].q(link->q_index) : joint_position(model, state, spec_.joint);
+  const double qdot = link ? state.trees[spec_.tree].v(link->v_index) : joint_velocity(model, state, spec_.joint);
   const double qd = target(state.time, state.step, h);
   double tau = spec_.kp * (qd - q);
   if (spec_.derivative_on_error) {
@@ -81,7 +96,8 @@ void PdController::before_step(const Model& model, State& state) {
   }
   tau = std::clamp(tau, -spec_.torque_limit, spec_.torque_limit);
   last_effort_ = tau;
-  apply_joint_effort(model, spec_.joint, tau, state);
+  if (link) state.trees[spec_.tree].tau(link->v_index) += tau;
+  else apply_joint_effort(model, spec_.joint, tau, state);
 }
 
 }  // namespace pegsim

@@ -49,6 +49,18 @@ double contact_distance(const Model& model, const State& state, std::uint32_t i)
 // Bodies linked by a joint do not collide with each other unless the joint
 // asks (JointModel::collide; RPIsim's doesNotCollideWith, set both ways).
 static void remove_joined_pairs(const Model& model, std::vector<BodyPair>& pairs) {
+  if (!model.trees.empty()) {  // links of one kinematic tree do not collide with each other
+    // and links without collision geometry collide with nothing
+    std::vector<int> tree_of(model.bodies.size(), -1);
+    for (std::size_t t = 0; t < model.trees.size(); ++t) {
+      const TreeModel& tm = model.trees[t];
+      for (std::size_t i = 0; i < tm.link_body.size(); ++i)
+        tree_of[tm.link_body[i]] = tm.link_collides.empty() || tm.link_collides[i] ? static_cast<int>(t) : -2;
+    }
+    std::erase_if(pairs, [&](const BodyPair& p) {
+      return tree_of[p.a] == -2 || tree_of[p.b] == -2 || (tree_of[p.a] >= 0 && tree_of[p.a] == tree_of[p.b]);
+    });
+  }
   if (model.joints.empty()) return;
   std::erase_if(pairs, [&](const BodyPair& p) {
     for (const JointModel& j : model.joints)

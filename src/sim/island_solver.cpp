@@ -45,7 +45,19 @@ void IslandSolver::group_islands(const Model& model, const std::vector<bool>& is
                                  const ConstraintSet& constraints) {
   joint_ends_.clear();
   for (const JointModel& j : model.joints) joint_ends_.emplace_back(j.body_a, j.body_b);
+  // a tree's links are one island (their rows couple through its M^-1): its
+  // links as pseudo-joint ends (the root with itself: a one-link tree with a
+  // limit row still gets its island), dropped from the islands' joint lists after
+  const std::size_t model_joints = joint_ends_.size();
+  for (const TreeModel& t : model.trees)
+    for (std::size_t k = 0; k < t.link_body.size(); ++k) joint_ends_.emplace_back(t.link_body[0], t.link_body[k]);
   find_islands(constraints, is_static, islands_, joint_ends_);
+  if (joint_ends_.size() != model_joints) {
+    for (Island& island : islands_) std::erase_if(island.joints, [&](int j) { return j >= static_cast<int>(model_joints); });
+    std::erase_if(islands_, [&](const Island& island) {
+      return island.contacts.empty() && island.joints.empty() && !(trees_ && trees_->has_limit_rows(island.bodies));
+    });
+  }
   if (model.options.islands || islands_.size() <= 1) return;
   Island all;
   for (const Island& island : islands_) all.bodies.insert(all.bodies.end(), island.bodies.begin(), island.bodies.end());
@@ -69,6 +81,11 @@ void IslandSolver::formulate(const Model& model, const State& state, const Const
   in.matrix = matrix;
   build_problem(model.options.formulation, in, set, problem);
   append_joint_rows(in, joints, problem);  // the island's joints after its contact rows
+  if (trees_ && island_bodies_) trees_->append_limit_rows(*island_bodies_, free_velocity, model.options.h, problem);
+  if (trees_ && trees_->touches(problem)) {  // joint-space terms of A (sim/tree_stepping.hpp)
+    if (!problem.lcp.has_matrix()) assemble_matrix(problem.lcp);
+    trees_->add_delassus(problem);
+  }
 }
 
 void IslandSolver::solve(const Model& model, const State& state, const std::vector<bool>& is_static,
@@ -77,7 +94,7 @@ void IslandSolver::solve(const Model& model, const State& state, const std::vect
   warm_start_.begin_step();
   report.solved_by.assign(chain_.size(), 0);
   report.joint_wrenches.assign(model.joints.size(), Vec6::Zero());
-  if (constraints.contacts.empty() && model.joints.empty()) {
+  if (constraints.contacts.empty() && model.joints.empty() && !(trees_ && trees_->has_limit_rows())) {
     islands_.clear();
     problems_.clear();
     warm_start_.end_step();
@@ -93,6 +110,7 @@ void IslandSolver::solve(const Model& model, const State& state, const std::vect
   report.impulses.resize(nc);
   for (std::size_t i = 0; i < n; ++i) {
     const Island& island = islands_[i];
+    island_bodies_ = &island.bodies;
     if (n > 1) extract_island(constraints, island, island_constraints_[i]);
     const ConstraintSet& set = island_constraints(constraints, i);
     StepProblem& problem = problems_[i];
@@ -144,6 +162,7 @@ void IslandSolver::solve(const Model& model, const State& state, const std::vect
     }
     StageTimer timer(report.profile, Stage::Integration);
     apply_impulses(problem, z_, inverse_mass, velocity);
+    if (trees_) trees_->add_impulses(problem, z_);
     if (!island.joints.empty()) add_joint_reactions(model, state, problem, z_, model.options.h, report.joint_wrenches);
     warm_start_.remember(z_);
     // per-contact impulses for observers, in the whole set's contact order

@@ -22,6 +22,7 @@
 #include "dynamics/formulation.hpp"
 #include "dynamics/mass.hpp"
 #include "sim/islands.hpp"
+#include "sim/tree_stepping.hpp"
 #include "sim/solver_chain.hpp"
 #include "sim/step_report.hpp"
 #include "sim/warm_start.hpp"
@@ -36,6 +37,9 @@ class IslandSolver {
   // std::invalid_argument on an unknown solver.
   void configure(const Model& model);
   SolverChain& chain() { return chain_; }
+  // The step's kinematic trees (sim/tree_stepping.hpp), or nullptr: their
+  // terms join A of every island with a link, and their impulses are collected.
+  void set_trees(TreeStepping* trees) { trees_ = trees; }
 
   // Solves the step's contact problem of `constraints` at the free velocities
   // nu* and adds M^-1 G z to `velocity` (nu^{l+1} when it enters as nu*); the report gets the islands' certificates and
@@ -63,6 +67,8 @@ class IslandSolver {
   void report_island(std::size_t i, const SolverResult& result, StepReport& report);
 
   SolverChain chain_;
+  TreeStepping* trees_ = nullptr;
+  const std::vector<std::uint32_t>* island_bodies_ = nullptr;  // the island being formulated (trees' limit rows)
   WarmStartCache warm_start_;
   std::vector<Island> islands_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> joint_ends_;  // per model joint, for find_islands

@@ -4,6 +4,7 @@
 // built once (from a scene file or in code), then a State is stepped against it.
 #pragma once
 
+#include "articulated/tree_model.hpp"
 #include "geometry/shape.hpp"
 #include "joints/controller_spec.hpp"
 #include "joints/joint.hpp"
@@ -116,6 +117,9 @@ struct Model {
   // world runs at the start of every step.
   std::vector<JointModel> joints;
   std::vector<PdControllerSpec> controllers;
+  // Kinematic trees in generalized coordinates (articulated/tree_model.hpp);
+  // their links are bodies above as well (sim/tree_stepping.hpp).
+  std::vector<TreeModel> trees;
 
   double mu(MaterialId a, MaterialId b) const {
     return friction[a.index * materials.size() + b.index];

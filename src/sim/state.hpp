@@ -2,6 +2,7 @@
 // side by side (determinism tests) or saved and restored.
 #pragma once
 
+#include "articulated/tree_model.hpp"
 #include "math/pose.hpp"
 #include "math/types.hpp"
 
@@ -21,6 +22,7 @@ struct State {
   double time = 0.0;
   long step = 0;
   std::vector<BodyState> bodies;
+  std::vector<TreeState> trees;  // per Model::trees: q, v and applied joint forces
 };
 
 }  // namespace pegsim

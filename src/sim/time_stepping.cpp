@@ -30,6 +30,7 @@ void TimeSteppingStepper::free_velocities(const Model& model, const State& state
     if (!body.is_static)
       free_velocity_[i] += inverse_mass_[i].apply(external_impulse(body, s, model.options.gravity, model.options.h, dim));
   }
+  if (!model.trees.empty()) trees_.free_velocities(model, state, inverse_mass_, free_velocity_);
 }
 
 // Joint errors after the step, and Algorithm 1 when on (joints/joint_correction.hpp).
@@ -51,7 +52,9 @@ void TimeSteppingStepper::correct_joints_after_step(const Model& model, State& s
 }
 
 void TimeSteppingStepper::step(const Model& model, State& state, const StepNeeds& needs, StepReport& report) {
+  if (!model.trees.empty()) sync_tree_bodies(model, state);  // links follow q, v even if a caller moved them
   free_velocities(model, state, report);
+  solver_.set_trees(model.trees.empty() ? nullptr : &trees_);
   finder_.find(model, state, free_velocity_, report.profile);
   {
     StageTimer timer(report.profile, Stage::ContactModel);
@@ -65,6 +68,7 @@ void TimeSteppingStepper::step(const Model& model, State& state, const StepNeeds
   {
     StageTimer timer(report.profile, Stage::Integration);
     integrate(model, velocity_, model.options.h, state);
+    if (!model.trees.empty()) trees_.finish_step(model, state);  // links' integrated poses replaced by q's
     for (BodyState& s : state.bodies) {
       s.force.setZero();
       s.torque.setZero();
@@ -85,6 +89,8 @@ void TimeSteppingStepper::step(const Model& model, State& state, const StepNeeds
   }
   report.max_penetration = correction_.correct(model, state, finder_, *contact_model_, solver_.chain(),
                                                report.penetration_before_correction, report);
+  // the correction moves link bodies as if free; trees keep their q (links restored)
+  if (!model.trees.empty()) sync_tree_bodies(model, state);
 }
 
 }  // namespace pegsim

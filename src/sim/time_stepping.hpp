@@ -6,6 +6,7 @@
 //   contact model     feature pairs -> U/I/X constraints      (thesis ch. 4)
 //   solve             per island: formulation, certified chain, impulses
 //   integration       poses from nu^{l+1}                     (eq. 2.36)
+//                     kinematic trees: v, q in joint space (sim/tree_stepping.hpp)
 //   joint correction  joint errors measured; Algorithm 1 when on (joints/joint_correction.hpp)
 //   penetration       deepest overlap, when asked
 //   position correction, when on (sim/position_correction.hpp)
@@ -20,6 +21,7 @@
 #include "sim/island_solver.hpp"
 #include "sim/position_correction.hpp"
 #include "sim/stepper.hpp"
+#include "sim/tree_stepping.hpp"
 
 #include <memory>
 #include <vector>
@@ -48,6 +50,7 @@ class TimeSteppingStepper final : public Stepper {
   std::unique_ptr<ContactModel> contact_model_;
   IslandSolver solver_;
   PositionCorrector correction_;
+  TreeStepping trees_;  // kinematic trees: joint-space free motion, A's terms, integration
   ConstraintSet constraints_;
   std::vector<InverseMass> inverse_mass_;
   std::vector<Vec6> free_velocity_, velocity_;

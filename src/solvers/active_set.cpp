@@ -41,6 +41,7 @@ std::string scientific(double x) {
 std::string structure_issue(const LcpProblem& p) {
   const int n = p.size();
   const LcpStructure& st = p.structure;
+  if (st.dense_only) return "the problem's A has terms beyond its structure (an articulated tree)";
   if (static_cast<int>(st.rows.size()) != n)
     return "the problem has no structure (" + std::to_string(st.rows.size()) + " Jacobian rows for " +
            std::to_string(n) + " variables)";

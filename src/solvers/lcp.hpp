@@ -57,7 +57,11 @@ struct LcpStructure {
   std::vector<JacobianRow> rows;
   std::vector<Mat6> inverse_mass;  // per body
   std::vector<Entry> coupling;     // the non-zero entries of C
-  bool empty() const { return rows.empty(); }
+  // A holds terms the block-diagonal M^-1 above does not give (an articulated
+  // tree's joint-space inertia couples its links' rows, sim/tree_stepping.hpp):
+  // the rows still say where each impulse acts, but solvers must read A.
+  bool dense_only = false;
+  bool empty() const { return rows.empty() || dense_only; }
 };
 
 // The contact blocks of eq. 6.1, as the formulation lays them out: per

@@ -1,0 +1,63 @@
+// robots: (docs/scene-format.md, "robots"): URDF files (io/urdf.hpp) placed in
+// the scene as kinematic trees (sim/tree_stepping.hpp).
+#include "io/scene_parts.hpp"
+#include "io/urdf.hpp"
+#include "sim/tree_stepping.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <set>
+
+namespace pegsim::scene_detail {
+
+// The link whose joint is named `name` (URDF joint names), -1: none.
+int find_tree_joint(const articulated::ArticulatedTree& tree, const std::string& name) {
+  for (int i = 0; i < tree.link_count(); ++i)
+    if (tree.link(i).joint_name == name) return i;
+  return -1;
+}
+
+void parse_robots(const Field& robots, Model& model, State& state) {
+  if (!robots.present()) return;
+  std::set<std::string> names;
+  const std::filesystem::path folder = std::filesystem::path(robots.source()).parent_path();
+  for (const Field& f : robots.items()) {
+    f.expect_keys({"name", "urdf", "position", "orientation", "fixed_base", "material", "joints"});
+    const Field name_field = f.require("name");
+    const std::string name = name_field.text();
+    if (!names.insert(name).second) name_field.fail("robot '" + name + "' is defined twice");
+    UrdfOptions options;
+    if (const Field p = f["position"]; p.present()) options.base.position = p.vec3();
+    if (const Field o = f["orientation"]; o.present()) options.base.orientation = parse_orientation(o);
+    if (const Field b = f["fixed_base"]; b.present()) options.fixed_base = b.boolean();
+    const Field file = f.require("urdf");
+    std::filesystem::path path = file.text();
+    if (path.is_relative() && robots.source().front() != '<') path = folder / path;
+    UrdfRobot robot;
+    try {
+      robot = load_urdf_file(path.string(), options);
+    } catch (const std::exception& e) {
+      file.fail(e.what());
+    }
+    if (robot.approximated > 0)
+      std::cerr << "warning: " << path.string() << ": " << robot.approximated
+                << " sphere/cylinder collision shapes approximated by polytopes\n";
+    MaterialId material;
+    if (const Field m = f["material"]; m.present()) material = find_material(m, model);
+    VecX q = robot.tree.neutral_configuration();
+    if (const Field joints = f["joints"]; joints.present())
+      for (const auto& [joint, value] : joints.entries("joint")) {
+        const int link = find_tree_joint(robot.tree, joint);
+        if (link < 0) value.fail("robot '" + name + "' has no joint '" + joint + "'");
+        if (robot.tree.link(link).nq() != 1) value.fail("joint '" + joint + "' has no single coordinate to set");
+        q(robot.tree.link(link).q_index) = value.number();
+      }
+    try {
+      add_tree(model, state, name, std::move(robot.tree), robot.shapes, q, VecX(), material, std::move(robot.collides));
+    } catch (const std::invalid_argument& e) {
+      file.fail(e.what());
+    }
+  }
+}
+
+}  // namespace pegsim::scene_detail

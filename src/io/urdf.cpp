@@ -1,0 +1,236 @@
+#include "io/urdf.hpp"
+
+#include "geometry/polyhedron.hpp"
+#include "io/mesh_hull.hpp"
+
+#include <console_bridge/console.h>
+#include <urdf_parser/urdf_parser.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <numbers>
+#include <sstream>
+#include <stdexcept>
+
+namespace pegsim {
+namespace {
+
+using articulated::JointKind;
+using articulated::Link;
+
+// urdfdom reports through console_bridge; its messages are collected for ours
+class CollectLog : public console_bridge::OutputHandler {
+ public:
+  CollectLog() { console_bridge::useOutputHandler(this); }
+  ~CollectLog() override { console_bridge::restorePreviousOutputHandler(); }
+  void log(const std::string& text, console_bridge::LogLevel level, const char*, int) override {
+    if (level >= console_bridge::CONSOLE_BRIDGE_LOG_ERROR) errors += (errors.empty() ? "" : "; ") + text;
+  }
+  std::string errors;
+};
+
+Vec3 vec(const urdf::Vector3& v) { return Vec3(v.x, v.y, v.z); }
+Mat3 rotation(const urdf::Rotation& r) { return Quat(r.w, r.x, r.y, r.z).normalized().toRotationMatrix(); }
+
+struct Builder {
+  std::string source;
+  UrdfRobot robot;
+  std::vector<Vec3> coms;  // per tree link, for the shapes
+
+  [[noreturn]] void fail(const std::string& what) const { throw std::runtime_error(source + ": " + what); }
+
+  static std::vector<Vec3> sample(const urdf::Geometry& g, int& approximated) {
+    std::vector<Vec3> pts;
+    if (g.type == urdf::Geometry::BOX) {
+      const Vec3 d = vec(static_cast<const urdf::Box&>(g).dim) / 2;
+      for (int k = 0; k < 8; ++k) pts.emplace_back(k & 1 ? d.x() : -d.x(), k & 2 ? d.y() : -d.y(), k & 4 ? d.z() : -d.z());
+    } else if (g.type == urdf::Geometry::SPHERE) {
+      const double r = static_cast<const urdf::Sphere&>(g).radius;
+      pts.emplace_back(0, 0, r);
+      pts.emplace_back(0, 0, -r);
+      for (int i = 1; i < 12; ++i)
+        for (int j = 0; j < 24; ++j) {
+          const double th = std::numbers::pi * i / 12, ph = 2 * std::numbers::pi * j / 24;
+          pts.emplace_back(r * std::sin(th) * std::cos(ph), r * std::sin(th) * std::sin(ph), r * std::cos(th));
+        }
+      ++approximated;
+    } else if (g.type == urdf::Geometry::CYLINDER) {
+      const auto& c = static_cast<const urdf::Cylinder&>(g);
+      for (int j = 0; j < 32; ++j) {
+        const double ph = 2 * std::numbers::pi * j / 32;
+        for (double z : {-c.length / 2, c.length / 2}) pts.emplace_back(c.radius * std::cos(ph), c.radius * std::sin(ph), z);
+      }
+      ++approximated;
+    }
+    return pts;
+  }
+
+  // a mesh's file name: file:// or a path relative to the URDF file's folder
+  std::string mesh_path(const std::string& name, const urdf::Link& link) const {
+    if (name.rfind("package://", 0) == 0)
+      fail("link '" + link.name + "': collision mesh '" + name +
+           "': package:// paths are not resolved (give a path relative to the URDF file)");
+    std::filesystem::path path = name.rfind("file://", 0) == 0 ? name.substr(7) : name;
+    if (path.is_relative()) path = std::filesystem::path(source).parent_path() / path;
+    return path.string();
+  }
+
+  // the link's collision elements as one shape in its centre-of-mass frame
+  void add_shape(const urdf::Link& link, const Vec3& com) {
+    std::vector<Shape> parts;
+    for (const urdf::CollisionSharedPtr& c : link.collision_array) {
+      if (!c || !c->geometry) continue;
+      std::vector<std::vector<Vec3>> point_sets;
+      if (c->geometry->type == urdf::Geometry::MESH) {
+        const auto& mesh = static_cast<const urdf::Mesh&>(*c->geometry);
+        try {
+          point_sets = mesh_part_points(mesh_path(mesh.filename, link), vec(mesh.scale));
+        } catch (const std::runtime_error& e) {
+          fail("link '" + link.name + "': collision mesh: " + e.what());
+        }
+      } else {
+        const int before = robot.approximated;
+        point_sets.push_back(sample(*c->geometry, robot.approximated));
+        if (robot.approximated != before)
+          robot.warnings.push_back(source + ": link '" + link.name + "': a sphere or cylinder approximated by a polytope");
+      }
+      const Mat3 R = rotation(c->origin.rotation);
+      const Vec3 p = vec(c->origin.position);
+      for (std::vector<Vec3>& pts : point_sets) {
+        for (Vec3& x : pts) x = p + R * x - com;
+        try {
+          parts.push_back(Shape(polyhedron_from_points(pts)));
+        } catch (const std::exception& e) {
+          fail("link '" + link.name + "': collision: " + e.what());
+        }
+      }
+    }
+    robot.collides.push_back(!parts.empty());
+    if (parts.empty()) robot.shapes.push_back(Shape(make_box(Vec3(0.01, 0.01, 0.01))));  // a marker, never colliding
+    else if (parts.size() == 1) robot.shapes.push_back(std::move(parts[0]));
+    else if (static_cast<int>(parts.size()) > kMaxCompoundParts)
+      fail("link '" + link.name + "': more than " + std::to_string(kMaxCompoundParts) + " collision elements");
+    else robot.shapes.push_back(Shape(make_compound(std::move(parts))));
+  }
+
+  Link inertial_link(const urdf::Link& link) const {
+    Link l;
+    l.name = link.name;
+    if (const urdf::InertialSharedPtr& in = link.inertial) {
+      const std::string who = "link '" + link.name + "': inertial: ";
+      if (!(in->mass >= 0.0) || !std::isfinite(in->mass)) fail(who + "mass must be >= 0");
+      Mat3 I;
+      I << in->ixx, in->ixy, in->ixz, in->ixy, in->iyy, in->iyz, in->ixz, in->iyz, in->izz;
+      const Mat3 R = rotation(in->origin.rotation);
+      l.mass = in->mass;
+      l.com = vec(in->origin.position);
+      l.inertia = R * I * R.transpose();
+    }
+    return l;
+  }
+
+  int add(Link l, const urdf::Link& link, const std::string& who) {
+    try {
+      const int i = robot.tree.add_link(std::move(l));
+      coms.push_back(robot.tree.link(i).com);
+      return i;
+    } catch (const std::invalid_argument& e) {
+      fail(who + e.what());
+    }
+  }
+
+  // a massless, non-colliding link carrying one axis of a planar joint
+  int add_virtual(const std::string& name, int parent, const articulated::Transform& X, JointKind kind, const Vec3& axis) {
+    Link l;
+    l.name = name;
+    l.parent = parent;
+    l.joint = kind;
+    l.joint_placement = X;
+    l.axis = axis;
+    const int i = robot.tree.add_link(l);
+    coms.push_back(Vec3::Zero());
+    robot.collides.push_back(0);
+    robot.shapes.push_back(Shape(make_box(Vec3(0.01, 0.01, 0.01))));
+    return i;
+  }
+
+  void visit(const urdf::Link& link, int parent, const UrdfOptions& options) {
+    Link l = inertial_link(link);
+    l.parent = parent;
+    std::string who = "link '" + link.name + "': ";
+    if (parent < 0) {
+      l.joint = options.fixed_base ? JointKind::Fixed : JointKind::Floating;
+      l.joint_placement = articulated::placement(options.base.position, options.base.orientation.toRotationMatrix());
+    } else {
+      const urdf::Joint& j = *link.parent_joint;
+      who = "joint '" + j.name + "': ";
+      l.joint_name = j.name;
+      const urdf::Pose& o = j.parent_to_joint_origin_transform;
+      l.joint_placement = articulated::placement(vec(o.position), rotation(o.rotation));
+      l.axis = vec(j.axis);
+      if (j.dynamics) {
+        l.damping = j.dynamics->damping;
+        l.friction = j.dynamics->friction;
+      }
+      switch (j.type) {
+        case urdf::Joint::REVOLUTE: l.joint = JointKind::Revolute; break;
+        case urdf::Joint::CONTINUOUS: l.joint = JointKind::Revolute; break;
+        case urdf::Joint::PRISMATIC: l.joint = JointKind::Prismatic; break;
+        case urdf::Joint::FIXED: l.joint = JointKind::Fixed; break;
+        case urdf::Joint::FLOATING: l.joint = JointKind::Floating; break;
+        case urdf::Joint::PLANAR: {
+          // translation in the plane normal to the axis, rotation about it
+          const Vec3 n = l.axis.norm() > 0 ? Vec3(l.axis.normalized()) : Vec3::UnitZ();
+          const Vec3 u = n.unitOrthogonal(), w = n.cross(u);
+          const int x = add_virtual(j.name + "/x", parent, l.joint_placement, JointKind::Prismatic, u);
+          const int y = add_virtual(j.name + "/y", x, articulated::Transform{}, JointKind::Prismatic, w);
+          l.parent = y;
+          l.joint_placement = articulated::Transform{};
+          l.joint = JointKind::Revolute;
+          l.axis = n;
+          break;
+        }
+        default: fail(who + "unknown joint type");
+      }
+      if ((j.type == urdf::Joint::REVOLUTE || j.type == urdf::Joint::PRISMATIC)) {
+        if (!j.limits) fail(who + "a revolute or prismatic joint needs <limit>");
+        l.lower = j.limits->lower;
+        l.upper = j.limits->upper;
+      }
+    }
+    add(std::move(l), link, who);
+    add_shape(link, coms.back());
+    const int me = robot.tree.link_count() - 1;
+    for (const urdf::LinkSharedPtr& child : link.child_links)
+      if (child) visit(*child, me, options);
+  }
+};
+
+}  // namespace
+
+UrdfRobot load_urdf_string(const std::string& xml, const std::string& source, const UrdfOptions& options) {
+  urdf::ModelInterfaceSharedPtr model;
+  {
+    CollectLog log;
+    model = urdf::parseURDF(xml);
+    if (!model) throw std::runtime_error(source + ": " + (log.errors.empty() ? "not a URDF robot" : log.errors));
+  }
+  const urdf::LinkConstSharedPtr root = model->getRoot();
+  if (!root) throw std::runtime_error(source + ": the robot has no root link");
+  Builder b;
+  b.source = source;
+  b.robot.name = model->getName();
+  b.visit(*root, -1, options);
+  return std::move(b.robot);
+}
+
+UrdfRobot load_urdf_file(const std::string& path, const UrdfOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot open the URDF file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return load_urdf_string(text.str(), path, options);
+}
+
+}  // namespace pegsim
