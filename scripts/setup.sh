@@ -8,6 +8,7 @@ PACKAGES=(build-essential cmake ninja-build ccache pkg-config
           libeigen3-dev libqhull-dev libyaml-cpp-dev libhdf5-dev hdf5-tools libcli11-dev
           libgtest-dev libgmock-dev libbenchmark-dev libsiconos-numerics-dev
           libbullet-dev libmujoco-dev libode-dev
+          liburdfdom-dev libassimp-dev
           python3 python3-dev python3-pybind11 python3-numpy python3-h5py python3-pytest python3-matplotlib
           python3-yaml python3-dask python3-distributed python3-pandas python3-tables
           clang-14 libfuzzer-14-dev
