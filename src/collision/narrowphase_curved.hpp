@@ -5,7 +5,7 @@
 // signed gap, FeatureKind::Curved, one contact per feature pair:
 //
 //   round - round (sphere, capsule; disc, 2D capsule): closest points of the
-//     cores (Ericson 5.1.9), gap = core distance - radii; two parallel
+//     cores (thesis Algorithm 7), gap = core distance - radii; two parallel
 //     capsules: the two ends of their overlap along the axis (a line contact
 //     held at both ends, as a box's edge on a face is by its two vertices);
 //   round - half-space: each end of the core within eps (a capsule lying flat

@@ -8,6 +8,7 @@
 // A's (or B's) point out by the radius. Output order: core end 0, end 1, then
 // the interior point.
 #include "collision/narrowphase_curved.hpp"
+#include "geometry/distance.hpp"
 #include "geometry/gjk.hpp"
 
 #include <algorithm>
@@ -41,27 +42,12 @@ namespace {
 
 bool degenerate(const RoundCore& k) { return k.p == k.q; }
 
-// Closest points of the segments [p1, q1] and [p2, q2] (Ericson 5.1.9), as
-// parameters s, t in [0, 1]; a degenerate segment is a point.
+// Closest points of the segments [p1, q1] and [p2, q2] (thesis Algorithm 7,
+// geometry/distance.hpp), as parameters s, t in [0, 1]; a degenerate segment
+// is a point.
 void closest_parameters(const Vec3& p1, const Vec3& q1, const Vec3& p2, const Vec3& q2, double& s, double& t) {
-  const Vec3 d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2;
-  const double a = d1.squaredNorm(), e = d2.squaredNorm(), f = d2.dot(r);
-  if (a == 0.0 && e == 0.0) {
-    s = t = 0.0;
-  } else if (a == 0.0) {
-    s = 0.0, t = std::clamp(f / e, 0.0, 1.0);
-  } else {
-    const double c = d1.dot(r);
-    if (e == 0.0) {
-      t = 0.0, s = std::clamp(-c / a, 0.0, 1.0);
-    } else {
-      const double b = d1.dot(d2), denom = a * e - b * b;
-      s = denom > 0.0 ? std::clamp((b * f - c * e) / denom, 0.0, 1.0) : 0.0;
-      t = (b * s + f) / e;
-      if (t < 0.0) t = 0.0, s = std::clamp(-c / a, 0.0, 1.0);
-      else if (t > 1.0) t = 1.0, s = std::clamp((b - c) / a, 0.0, 1.0);
-    }
-  }
+  const SegmentPair pair = closest_points_segments(p1, q1, p2, q2);
+  s = pair.s, t = pair.t;
 }
 
 // A unit vector from x towards y; when they coincide, one perpendicular to
