@@ -10,7 +10,9 @@
 // body (at angles 2 pi k / kRimPoints from body x), so a standing cylinder has
 // a support polygon and a persistent contact set (warm starts by point). A
 // face counts as parallel when its rim's height above the plane varies by at
-// most eps (2 r sin(tilt) <= eps); otherwise the rim touches at one point,
+// most eps (2 r sin(tilt) <= eps) and it is tilted by less than 2.9 degrees
+// (sin(tilt) <= 0.05, so that a large eps does not stand a face that is
+// clearly tipped on its whole rim); otherwise the rim touches at one point,
 // its lowest, found exactly: c - r u with u the plane normal's direction
 // within the face's plane. A cylinder lying on its side thus has two
 // contacts, the lowest points of its two rims, the ends of its line of
@@ -28,6 +30,7 @@ namespace pegsim {
 namespace {
 
 constexpr int kRimPoints = 8;
+constexpr double kFlatTilt = 0.05;  // sin of the largest tilt a face standing on kRimPoints may have (2.9 deg)
 
 struct Plane {
   Vec3 n;
@@ -53,7 +56,7 @@ void rim(const BodyGeometry& a, const BodyGeometry& b, const Plane& p, const Vec
   const Vec3 axis = R.col(2), centre = b.pose.to_world(c);
   const Vec3 in_face = p.n - p.n.dot(axis) * axis;  // |in_face| = sin(tilt)
   const double tilt = in_face.norm();
-  if (2.0 * r * tilt <= params.eps) {
+  if (2.0 * r * tilt <= params.eps && tilt <= kFlatTilt) {
     for (int k = 0; k < kRimPoints; ++k) {
       const double angle = 2.0 * std::numbers::pi * k / kRimPoints;
       const Vec3 x = centre + r * (std::cos(angle) * R.col(0) + std::sin(angle) * R.col(1));

@@ -97,7 +97,28 @@ void round_round(const BodyGeometry& a, const RoundCore& ca, const BodyGeometry&
   }
   double s = 0.0, t = 0.0;
   closest_parameters(ca.p, ca.q, cb.p, cb.q, s, t);
-  core_points(a, ca, b, cb, ca.p + s * d1, cb.p + t * d2, 0, params, out);
+  const Vec3 x = ca.p + s * d1, y = cb.p + t * d2;
+  const double scale = d1.norm() + d2.norm() + ca.radius + cb.radius;
+  if (degenerate(ca) || degenerate(cb) || (y - x).norm() > 1e-12 * scale)
+    return core_points(a, ca, b, cb, x, y, 0, params, out);
+  // crossing cores: separated along their common normal in 3D; in 2D along
+  // the nearest side of the parallelogram A - B (EPA on the extruded cores)
+  Vec3 n = d1.cross(d2).normalized();
+  double depth = 0.0;
+  Vec3 from = x;
+  const bool planar = d1.z() == 0.0 && d2.z() == 0.0 && x.z() == 0.0;
+  if (planar) {
+    const double h = 10.0 * scale;
+    SupportMapping sa = SupportMapping::segment(ca.p, ca.q), sb = SupportMapping::segment(cb.p, cb.q);
+    const ConvexDistance d = convex_distance(sa.extruded(h), sb.extruded(h));
+    n = Vec3(d.normal.x(), d.normal.y(), 0.0).normalized();
+    depth = -d.distance;
+    from = Vec3(d.point_a.x(), d.point_a.y(), 0.0);
+  } else if (n.dot((cb.p + cb.q) - (ca.p + ca.q)) < 0.0) {
+    n = -n;
+  }
+  const double gap = -depth - ca.radius - cb.radius;
+  if (gap <= params.eps) out.push_back(curved_contact(a, b, from + ca.radius * n, n, gap, 0));
 }
 
 void round_half_space(const BodyGeometry& a, const HalfSpace& plane, const BodyGeometry& b, const RoundCore& cb,

@@ -146,8 +146,8 @@ Vec3 point_of(const Simplex& s) {
 }
 
 // Tetrahedron: the closest point over the faces that see the origin (Ericson
-// 5.1.6); false when the origin is inside (s unchanged).
-bool closest_on_tetrahedron(Simplex& s) {
+// 5.1.6); false when the origin is inside by more than `tolerance` (s unchanged).
+bool closest_on_tetrahedron(Simplex& s, double tolerance) {
   static constexpr int kFaces[4][4] = {{0, 1, 2, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {1, 3, 2, 0}};
   double best = std::numeric_limits<double>::infinity();
   Simplex result;
@@ -156,8 +156,13 @@ bool closest_on_tetrahedron(Simplex& s) {
     const Vec3 &a = s.v[static_cast<std::size_t>(f[0])].w, &b = s.v[static_cast<std::size_t>(f[1])].w,
                &c = s.v[static_cast<std::size_t>(f[2])].w, &d = s.v[static_cast<std::size_t>(f[3])].w;
     const Vec3 n = (b - a).cross(c - a);
-    const double origin_side = -a.dot(n), other_side = (d - a).dot(n);
-    if (!(origin_side * other_side < 0.0)) continue;  // the origin is not beyond this face
+    const double len = n.norm();
+    const double other_side = (d - a).dot(n);
+    // the origin's distance from the face plane towards d: inside by more
+    // than the tolerance, or this face does not see it (on the plane counts
+    // as seen: touching sets are then measured, not handed to EPA)
+    const double depth = (other_side >= 0.0 ? -a.dot(n) : a.dot(n)) / (len > 0.0 ? len : 1.0);
+    if (len > 0.0 && depth > tolerance) continue;
     outside = true;
     Simplex t;
     t.v = {s.v[static_cast<std::size_t>(f[0])], s.v[static_cast<std::size_t>(f[1])], s.v[static_cast<std::size_t>(f[2])], Vertex{}};
@@ -188,11 +193,17 @@ class Epa {
     if (!make_tetrahedron()) return touching();
     for (int f : {0, 1, 2, 3}) add_face(kTet[f][0], kTet[f][1], kTet[f][2], kTet[f][3]);
     converged = false;
-    std::size_t nearest = 0;
+    if (faces_.empty()) return touching();
+    // The nearest face's distance only grows as the polytope grows towards
+    // D's boundary; a drop means round-off has folded a new face over (nearly
+    // coplanar faces of a curved D): the last good face is then the answer,
+    // within its gap to the support point (the bound the stop test uses).
+    ConvexDistance best = result(faces_[nearest_face()]);
     for (int it = 0; it < kMaxEpa; ++it) {
       ++iterations;
-      nearest = nearest_face();
-      const Face& f = faces_[nearest];
+      const Face f = faces_[nearest_face()];
+      if (f.dist < -best.distance - tolerance_) break;  // folded: keep the last good face
+      best = result(f);
       const Vertex w = support(f.n);
       if (f.n.dot(w.w) - f.dist <= tolerance_) {
         converged = true;
@@ -201,8 +212,7 @@ class Epa {
       expand(w);
       if (faces_.empty()) break;
     }
-    if (faces_.empty()) return touching();
-    return result(faces_[nearest_face()]);
+    return best;
   }
 
  private:
@@ -334,13 +344,21 @@ ConvexDistance convex_distance(const SupportMapping& a, const SupportMapping& b)
   s.size = 1;
   v = s.v[0].w;
   int iterations = 0;
-  bool overlapping = false, converged = false;
+  bool overlapping = false, converged = false, touching = false;
+  const bool planar = a.is_extruded() || b.is_extruded();
+  Vec3 direction = v;
   for (; iterations < kMaxGjk; ++iterations) {
     const double vv = v.squaredNorm();
-    if (vv <= tolerance * tolerance) {  // the origin is on D: touching or overlapping
-      overlapping = true;
+    if (vv <= tolerance * tolerance) {
+      // touching within round-off: their distance is |v|, along the last
+      // search direction (EPA would start from a simplex with the origin on
+      // its boundary). Exactly on D, or a planar pair (extruded: GJK stays in
+      // the plane, where the origin may be inside D): EPA
+      if (vv > 0.0 && !planar) touching = true;
+      else overlapping = true;
       break;
     }
+    direction = v;
     const Vertex w = support(-v);
     if (vv - v.dot(w.w) <= std::max(kRelative * vv, tolerance * tolerance)) {  // bounds met
       converged = true;
@@ -349,7 +367,7 @@ ConvexDistance convex_distance(const SupportMapping& a, const SupportMapping& b)
     s.v[static_cast<std::size_t>(s.size++)] = w;
     if (s.size == 2) closest_on_segment(s);
     else if (s.size == 3) closest_on_triangle(s);
-    else if (!closest_on_tetrahedron(s)) {
+    else if (!closest_on_tetrahedron(s, tolerance)) {
       overlapping = true;
       break;
     }
@@ -363,8 +381,8 @@ ConvexDistance convex_distance(const SupportMapping& a, const SupportMapping& b)
   }
   if (overlapping) {
     bool epa_converged = false;
-    // EPA's faces approximate a curved D: a looser stop than GJK's (1e-10 of the scale)
-    ConvexDistance r = Epa(a, b, 1e3 * tolerance).run(s, iterations, epa_converged);
+    // EPA's faces approximate a curved D: a looser stop than GJK's (1e-9 of the scale)
+    ConvexDistance r = Epa(a, b, 1e4 * tolerance).run(s, iterations, epa_converged);
     r.iterations = iterations;
     r.converged = epa_converged;
     return r;
@@ -376,10 +394,10 @@ ConvexDistance convex_distance(const SupportMapping& a, const SupportMapping& b)
     r.point_b += s.lambda[static_cast<std::size_t>(i)] * s.v[static_cast<std::size_t>(i)].b;
   }
   r.distance = v.norm();
-  r.normal = -v / r.distance;
+  r.normal = touching ? Vec3(-direction.normalized()) : Vec3(-v / r.distance);
   r.point_b = r.point_a + r.distance * r.normal;  // the convention, exact
   r.iterations = iterations;
-  r.converged = converged;
+  r.converged = converged || touching;
   return r;
 }
 

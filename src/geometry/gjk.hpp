@@ -20,8 +20,10 @@
 // points); for curved sets (smooth boundaries) it converges linearly and stops
 // when the lower bound of the distance (v . w / |v|) is within a relative
 // 1e-12 (and absolute 1e-13 of the sets' scale) of the upper bound |v|. EPA
-// stops when the support point along the nearest face's normal is within the
-// same tolerance of the face. Both stop after a fixed iteration count
+// stops when the support point along the nearest face's normal is within
+// 1e-9 of the sets' scale of the face (a curved D's faces meet round-off
+// sooner), or when round-off folds a face over (the nearest distance drops:
+// the last good face is kept). Both stop after a fixed iteration count
 // (converged = false then: the answer is the best bound so far).
 #pragma once
 
@@ -49,6 +51,7 @@ class SupportMapping {
   // a point inside the set (the first direction of the search)
   Vec3 centre() const;
   double scale() const;  // the set's size, for tolerances
+  bool is_extruded() const { return extrusion_ > 0.0; }
 
  private:
   SupportMapping(const Shape* s, const Pose& pose, const Vec3& p, const Vec3& q)
