@@ -2,6 +2,8 @@
 // independent path (the divergence theorem of mass_properties.cpp over a
 // fine inscribed polytope: the convex hull of surface samples), support
 // points against brute force over sampled surfaces, world boxes, meshes.
+#include "geometry/intersection.hpp"
+#include "geometry/penetration.hpp"
 #include "geometry/shape.hpp"
 
 #include <gtest/gtest.h>
@@ -138,6 +140,27 @@ TEST(CurvedShapes, MeshLiesOnTheSurface) {
   EXPECT_THROW(make_sphere(-1.0), GeometryError);
   EXPECT_THROW(make_cylinder(1.0, 0.0), GeometryError);
   EXPECT_THROW(make_capsule(1.0, -0.1), GeometryError);
+}
+
+// The pair tables' curved entries (geometry/curved_pairs.hpp): penetration
+// depth of two balls and of a ball in a half-space in closed form; the overlap
+// volume by quadrature against the lens and the spherical cap (a 40^3 grid
+// over the common box: a few per cent, one layer of cells over the region).
+TEST(CurvedShapes, PenetrationAndOverlapOfBalls) {
+  const Shape ball = make_sphere(0.5), ground = HalfSpace{};
+  const Pose at_origin, apart{Vec3(0.6, 0.0, 0.0), Quat::Identity()}, low{Vec3(0, 0, 0.3), Quat::Identity()};
+  const PenetrationAxis two = penetration_axis(ball, at_origin, ball, apart);
+  EXPECT_NEAR(two.depth, 0.4, 1e-12);
+  EXPECT_LT((two.normal - Vec3::UnitX()).norm(), 1e-12);
+  EXPECT_NEAR(penetration_depth(ground, at_origin, ball, low), 0.2, 1e-15);
+  EXPECT_NEAR(penetration_depth(ball, low, ground, at_origin), 0.2, 1e-15);
+  const double r = 0.5, d = 0.6, h = 0.2;
+  const double lens = kPi * (4.0 * r + d) * (2.0 * r - d) * (2.0 * r - d) / 12.0;
+  const double cap = kPi * h * h * (3.0 * r - h) / 3.0;
+  EXPECT_NEAR(intersect_shapes(ball, at_origin, ball, apart).measure / lens, 1.0, 0.03);
+  EXPECT_NEAR(intersect_shapes(ground, at_origin, ball, low).measure / cap, 1.0, 0.03);
+  EXPECT_NEAR(intersect_shapes(ball, at_origin, ball, apart).centroid.x(), 0.3, 1e-9);  // the symmetry plane
+  EXPECT_EQ(intersect_shapes(ball, at_origin, ball, Pose{Vec3(1.01, 0, 0), Quat::Identity()}).measure, 0.0);
 }
 
 }  // namespace
