@@ -191,5 +191,27 @@ TEST(NarrowphaseCurved, CylinderStandsOnItsRimAndLiesOnTwoPoints) {
   for (const Contact& k : lying) EXPECT_NEAR(k.gap, 0.0, 1e-15);
 }
 
+// A compound's parts meet a curved shape one by one (thesis 4.5): a ball in
+// the corner of an L touches both parts, each contact tagged with its part.
+TEST(NarrowphaseCurved, CompoundPartsMeetACurvedShape) {
+  Polyhedron foot = make_box(Vec3(1.0, 0.2, 0.2)), post = make_box(Vec3(0.2, 0.2, 1.0));
+  post.translate(Vec3(-0.4, 0.0, -0.4));  // its centre to (0.4, 0, 0.4): it stands on the foot's right end
+  const Shape ell = make_compound({foot, post}), ball = make_sphere(0.1);
+  NarrowphaseParams params;
+  params.eps = 0.01;
+  std::vector<Contact> out;
+  // the ball sits on the foot against the post: 0.1 above the top, 0.1 left of the post
+  find_contacts({0, &ell, Pose()}, {1, &ball, Pose{Vec3(0.2, 0.0, 0.2), Quat::Identity()}}, params, out);
+  ASSERT_EQ(out.size(), 2u);
+  for (const Contact& k : out) {
+    EXPECT_EQ(k.kind, FeatureKind::Curved);
+    EXPECT_NEAR(k.gap, 0.0, 1e-12);
+  }
+  EXPECT_EQ(out[0].part_a, 0);  // the foot, normal up
+  EXPECT_LT((out[0].normal - Vec3::UnitZ()).norm(), 1e-12);
+  EXPECT_EQ(out[1].part_a, 1);  // the post, normal to the left
+  EXPECT_LT((out[1].normal + Vec3::UnitX()).norm(), 1e-12);
+}
+
 }  // namespace
 }  // namespace pegsim
