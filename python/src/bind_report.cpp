@@ -17,6 +17,7 @@ const char* feature_kind_name(FeatureKind k) {
     case FeatureKind::VertexEdge: return "vertex_edge";
     case FeatureKind::VertexPlane: return "vertex_plane";
     case FeatureKind::Overlap: return "overlap";
+    case FeatureKind::Curved: return "curved";
   }
   return "unknown";
 }

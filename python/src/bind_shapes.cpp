@@ -59,10 +59,10 @@ void bind_shapes(py::module_& m) {
   py::tuple kinds(kShapeKindCount);
   for (std::size_t i = 0; i < kShapeKindCount; ++i) kinds[i] = kShapeKinds[i].name;
   m.attr("shape_kinds") = kinds;
-  py::class_<ShapeHandle>(m, "Shape", "A convex polyhedron (3D), convex polygon (2D) or half-space, in its own frame.")
+  py::class_<ShapeHandle>(m, "Shape", "A shape in its own frame: a polytope, a curved shape (sphere, capsule, ...), a compound or a half-space.")
       .def_property_readonly("kind", [](const ShapeHandle& s) { return shape_kind(s.shape); },
                              "the shape's kind: one of pegsim.shape_kinds")
-      .def_property_readonly("vertices", &vertices_of, "(k, 3) or (k, 2) array; None for a half-space")
+      .def_property_readonly("vertices", &vertices_of, "(k, 3) or (k, 2) array; None for a half-space or a curved shape")
       .def("__repr__", [](const ShapeHandle& s) {
         const py::object v = vertices_of(s);
         return std::string("<pegsim.Shape ") + shape_kind(s.shape) +
@@ -122,6 +122,22 @@ void bind_shapes(py::module_& m) {
       throw std::invalid_argument("pegsim.regular_polygon: sides must be at least 3, got " + std::to_string(sides));
     return checked("regular_polygon", [&] { return make_regular_polygon(sides, positive(radius, "regular_polygon", "radius")); });
   }, py::arg("sides"), py::arg("radius"), "circumradius");
+
+  // curved shapes (geometry/curved.hpp): true smooth geometry
+  m.def("sphere", [](double radius) { return checked("sphere", [&] { return make_sphere(radius); }); },
+        py::arg("radius"), "a solid ball (3D scenes)");
+  m.def("capsule", [](double radius, double length, bool planar) {
+    if (planar) return checked("capsule", [&] { return make_capsule_2d(radius, length); });
+    return checked("capsule", [&] { return make_capsule(radius, length); });
+  }, py::arg("radius"), py::arg("length"), py::arg("planar") = false,
+     "the points within radius of a segment of the given length along z (3D) or, planar=True, along x (2D)");
+  m.def("cylinder", [](double radius, double height) {
+    return checked("cylinder", [&] { return make_cylinder(radius, height); });
+  }, py::arg("radius"), py::arg("height"), "a solid cylinder along z, centred at the origin (3D scenes)");
+  m.def("cone", [](double radius, double height) { return checked("cone", [&] { return make_cone(radius, height); }); },
+        py::arg("radius"), py::arg("height"), "a solid cone: base disc about the origin in z = 0, apex at height (3D)");
+  m.def("disc", [](double radius) { return checked("disc", [&] { return make_disc(radius); }); }, py::arg("radius"),
+        "a disc (2D scenes)");
 
   // non-convex bodies (thesis 4.5): a union of overlapping convex parts
   m.def("compound", [](const std::vector<std::pair<ShapeHandle, py::object>>& parts) {

@@ -63,7 +63,8 @@ def test_every_shape_kind_builds():
 
 
 def test_shape_kinds_come_from_the_registry():
-    assert pegsim.shape_kinds == ("polyhedron", "polygon", "half_space", "compound")
+    assert pegsim.shape_kinds == ("polyhedron", "polygon", "half_space", "compound", "sphere", "capsule",
+                                  "cylinder", "cone", "disc", "capsule_2d")
     assert pegsim.box([1, 1, 1]).kind in pegsim.shape_kinds
 
 

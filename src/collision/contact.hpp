@@ -21,13 +21,16 @@ enum class FeatureKind : std::uint8_t {
   VertexPlane,   // vertex of B against a half-space/half-plane of A
   Overlap,       // a whole overlapping region of A and B, one contact per body pair (the
                  // corrective method, contact/corrective.cpp); feature_a = feature_b = -1
+  Curved,        // a point pair of two shapes at least one of which is curved (sphere, capsule, ...:
+                 // collision/narrowphase_curved.hpp): no polytope features; feature_b names the point
 };
 
 // The features of a polytope contact (thesis ch. 3): which facet, edge or
 // vertex of each body, how applicable the pair is and whether it is primary.
 // PEG (contact/peg*.cpp), the trap count (contact/traps.hpp) and the warm
 // starts' names read them; a contact of a shape kind without features (the
-// corrective method's Overlap, curved shapes to come) leaves the defaults.
+// corrective method's Overlap; a Curved contact, which sets only feature_b to
+// name its point for the warm starts) leaves the defaults.
 struct PolytopeFeatures {
   int feature_a = -1;  // facet / edge index on A (VertexFace, VertexEdge: facet or edge; EdgeEdge: edge)
   int feature_b = -1;  // vertex / edge index on B

@@ -45,10 +45,18 @@
 //    primary = true (no feature, nothing to be inapplicable).
 // C7 Friction: the contact carries friction with mu of the pair's materials
 //    (model.mu), as the standard model's contacts do.
+// C8 Curved shapes (geometry/curved.hpp): a pair of parts with a curved kind
+//    overlaps when its signed distance (geometry/gjk.hpp, shape_distance;
+//    against a half-space the shape's support point along the inward normal)
+//    is negative, and its one contact joins the deepest points along the
+//    normal of least penetration: the overlap measure of C2 would need a
+//    quadrature (geometry/curved_pairs.hpp) that misses overlaps thinner than
+//    its cells, and the deepest points are where the overlap is removed.
 // The same in 2D and 3D. Under the Anitescu-Potra formulation (no psi/h
 // term) the constraint only stops further approach and leaves the depth.
 #include "contact/corrective.hpp"
 
+#include "geometry/gjk.hpp"
 #include "geometry/intersection.hpp"
 #include "geometry/penetration.hpp"
 
@@ -124,6 +132,7 @@ class CorrectiveModel final : public ContactModel {
     const Shape& sb = part_of(model.bodies[b].shape, part_b);
     const Pose& pa = state.bodies[a].pose;
     const Pose& pb = state.bodies[b].pose;
+    if (is_curved(sa) || is_curved(sb)) return add_if_overlapping_curved(model, a, part_a, sa, pa, b, part_b, sb, pb, out);
     const ShapeIntersection region = intersect_shapes(sa, pa, sb, pb);  // C2
     if (!(region.measure > 0.0)) return;
     const PenetrationAxis axis = penetration_axis(sa, pa, sb, pb);  // C3
@@ -145,6 +154,38 @@ class CorrectiveModel final : public ContactModel {
     c.features.applicability = 1.0;
     c.features.primary = true;
 
+    out.add_unilateral(c, model.mu(model.bodies[a].material, model.bodies[b].material));  // C7
+  }
+
+  // C8
+  void add_if_overlapping_curved(const Model& model, std::uint32_t a, int part_a, const Shape& sa, const Pose& pa,
+                                 std::uint32_t b, int part_b, const Shape& sb, const Pose& pb,
+                                 ConstraintSet& out) const {
+    Contact c;
+    if (is_half_space(sa)) {
+      const PenetrationAxis axis = penetration_axis(sa, pa, sb, pb);
+      if (!(axis.depth > 0.0)) return;
+      c.normal = axis.normal;
+      c.gap = -axis.depth;
+      c.point_b = pb.to_world(support(sb, pb.orientation.conjugate() * -axis.normal));
+      c.point_a = c.point_b - c.gap * c.normal;
+    } else {
+      const ConvexDistance d = shape_distance(sa, pa, sb, pb);
+      if (!(d.distance < 0.0) || !d.normal.allFinite()) return;
+      c.normal = d.normal;
+      c.gap = d.distance;
+      c.point_a = d.point_a;
+      c.point_b = d.point_b;
+    }
+    c.body_a = a;
+    c.body_b = b;
+    c.kind = FeatureKind::Overlap;  // C6
+    c.features.feature_a = -1;
+    c.features.feature_b = -1;
+    c.part_a = static_cast<std::uint16_t>(part_a);
+    c.part_b = static_cast<std::uint16_t>(part_b);
+    c.features.applicability = 1.0;
+    c.features.primary = true;
     out.add_unilateral(c, model.mu(model.bodies[a].material, model.bodies[b].material));  // C7
   }
 

@@ -2,6 +2,7 @@
 // the pair of shape kinds through a ShapePairTable.
 #include "geometry/intersection.hpp"
 
+#include "geometry/curved_pairs.hpp"
 #include "geometry/shape_pairs.hpp"
 
 #include "geometry/clipping.hpp"
@@ -106,6 +107,7 @@ const Table& table() {
     t.none<HalfSpace, HalfSpace>();
     t.none<Polyhedron, Polygon>();
     t.parts<Compound>();
+    register_curved_pairs<Routine>(t, &curved_intersection);  // geometry/curved_pairs.hpp
     t.check_complete();
     return t;
   }();

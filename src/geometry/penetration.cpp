@@ -2,6 +2,7 @@
 // dispatched on the pair of shape kinds through a ShapePairTable.
 #include "geometry/penetration.hpp"
 
+#include "geometry/curved_pairs.hpp"
 #include "geometry/shape_pairs.hpp"
 
 #include <algorithm>
@@ -140,6 +141,7 @@ const Table& table() {
     t.none<HalfSpace, HalfSpace>();
     t.none<Polyhedron, Polygon>();
     t.parts<Compound>();
+    register_curved_pairs<Routine>(t, &curved_penetration);  // geometry/curved_pairs.hpp
     t.check_complete();
     return t;
   }();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "geometry/aabb.hpp"
+#include "geometry/curved.hpp"
 #include "geometry/half_space.hpp"
 #include "geometry/mass_properties.hpp"
 #include "geometry/polygon.hpp"
@@ -26,7 +27,8 @@ namespace pegsim {
 
 struct Compound;
 // The shape kinds. The registration of a kind: its type here, its header above.
-using Shape = std::variant<Polyhedron, Polygon, HalfSpace, Compound>;
+using Shape = std::variant<Polyhedron, Polygon, HalfSpace, Compound, Sphere, Capsule, Cylinder, Cone, Disc,
+                           Capsule2d>;
 
 // A non-convex body as a union of overlapping convex parts (thesis 4.5,
 // Figs. 4.10-4.11): contact is determined and constrained per pair of convex
@@ -107,6 +109,11 @@ inline bool is_polyhedron(const Shape& s) { return std::holds_alternative<Polyhe
 inline bool is_polygon(const Shape& s) { return std::holds_alternative<Polygon>(s); }
 inline bool is_half_space(const Shape& s) { return std::holds_alternative<HalfSpace>(s); }
 inline bool is_compound(const Shape& s) { return std::holds_alternative<Compound>(s); }
+// a curved kind (geometry/curved.hpp): contact is one point per feature pair, no polytope features
+inline bool is_curved(const Shape& s) {
+  return std::holds_alternative<Sphere>(s) || std::holds_alternative<Capsule>(s) || std::holds_alternative<Cylinder>(s) ||
+         std::holds_alternative<Cone>(s) || std::holds_alternative<Disc>(s) || std::holds_alternative<Capsule2d>(s);
+}
 
 // The convex pieces contact works on: a compound's parts, or the shape itself.
 inline int part_count(const Shape& s) {

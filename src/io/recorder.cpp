@@ -23,6 +23,19 @@ using h5::Writer;
 
 constexpr int kStages = static_cast<int>(Stage::Count);
 
+// A curved kind's exact dimensions (geometry/curved.hpp) as attributes next
+// to its drawing mesh: radius, centre (body frame), and length or height.
+void write_curved_dimensions(const Writer& w, hid_t g, const Shape& shape) {
+  std::visit([&](const auto& k) {
+    if constexpr (requires { k.radius; k.centre; }) {
+      w.attribute(g, "radius", k.radius);
+      w.attribute(g, "centre", std::vector<double>{k.centre.x(), k.centre.y(), k.centre.z()});
+      if constexpr (requires { k.length; }) w.attribute(g, "length", k.length);
+      if constexpr (requires { k.height; }) w.attribute(g, "height", k.height);
+    }
+  }, shape);
+}
+
 // The kind's name from the registry (geometry/shape.hpp); a half-space as its
 // plane, every bounded kind as its mesh (append_mesh, geometry/shape_kind.hpp):
 // vertices, triangles and facet loops (a polygon is one facet), a compound's
@@ -36,6 +49,7 @@ void write_shape(const Writer& w, hid_t bodies, std::size_t index, const Shape& 
     w.attribute(g, "offset", hs->offset);
     return;
   }
+  write_curved_dimensions(w, g, shape);
   ShapeMesh mesh;
   std::vector<std::int32_t> part_offsets;
   for (int part = 0; part < part_count(shape); ++part) {

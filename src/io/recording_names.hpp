@@ -14,8 +14,8 @@
 namespace pegsim::recording_names {
 
 // FeatureKind, in enum order: the values of /contacts/kind
-inline constexpr std::array<const char*, 5> kFeatureKinds = {"vertex_face", "edge_edge", "vertex_edge",
-                                                             "vertex_plane", "overlap"};
+inline constexpr std::array<const char*, 6> kFeatureKinds = {"vertex_face", "edge_edge", "vertex_edge",
+                                                             "vertex_plane", "overlap", "curved"};
 inline constexpr int kSolverStatusCount = 6;  // SolverStatus values: /steps/solver_status
 
 // names from the registries (contact/contact_model.hpp, dynamics/formulation.hpp)

@@ -143,6 +143,35 @@ Shape hull(const Field& f, Dimension dimension) {
   return checked(f, "hull", [&] { return Shape(polyhedron_from_points(points_3d(f))); });
 }
 
+// Curved kinds (geometry/curved.hpp): maps of their dimensions.
+Shape sphere(const Field& f, Dimension) {
+  f.expect_keys({"radius"});
+  const double r = f.require("radius").positive();
+  return checked(f, "sphere", [&] { return Shape(make_sphere(r)); });
+}
+Shape disc(const Field& f, Dimension) {
+  f.expect_keys({"radius"});
+  const double r = f.require("radius").positive();
+  return checked(f, "disc", [&] { return Shape(make_disc(r)); });
+}
+// {capsule: {radius: r, length: l}}: along body z (3D) or body x (2D)
+Shape capsule(const Field& f, Dimension dimension) {
+  f.expect_keys({"radius", "length"});
+  const double r = f.require("radius").positive();
+  const Field length = f.require("length");
+  const double l = length.number();
+  if (!(l >= 0.0)) length.fail("must be >= 0, got " + length.describe());
+  if (dimension == Dimension::Planar) return checked(f, "capsule", [&] { return Shape(make_capsule_2d(r, l)); });
+  return checked(f, "capsule", [&] { return Shape(make_capsule(r, l)); });
+}
+template <class K, K (*make)(double, double)>
+Shape round_solid(const Field& f, Dimension) {
+  f.expect_keys({"radius", "height"});
+  const double r = f.require("radius").positive();
+  const double h = f.require("height").positive();
+  return checked(f, K::kind_info.name, [&] { return Shape(make(r, h)); });
+}
+
 // The shape maps a scene file takes: each shape kind under its registry name
 // (geometry/shape.hpp), and the constructors of common shapes, each with the
 // dimension of the kind it builds.
@@ -152,7 +181,7 @@ struct Constructor {
   Shape (*build)(const Field&, Dimension);
 };
 constexpr ShapeDims kSolid = Polyhedron::kind_info.dims, kLamina = Polygon::kind_info.dims;
-constexpr std::array<Constructor, 15> kConstructors = {{
+constexpr std::array<Constructor, 21> kConstructors = {{
     {"box", kSolid, box},
     {"cube", kSolid, [](const Field& f, Dimension) { return edge_solid(f, "cube", make_cube); }},
     {"tetrahedron", kSolid, [](const Field& f, Dimension) { return edge_solid(f, "tetrahedron", make_tetrahedron); }},
@@ -168,6 +197,12 @@ constexpr std::array<Constructor, 15> kConstructors = {{
     {"hull", ShapeDims::Both, hull},
     {HalfSpace::kind_info.name, HalfSpace::kind_info.dims, half_space},
     {Compound::kind_info.name, Compound::kind_info.dims, compound},
+    {Sphere::kind_info.name, Sphere::kind_info.dims, sphere},
+    {"capsule", ShapeDims::Both, capsule},  // kinds capsule (3D) and capsule_2d (2D)
+    {Capsule2d::kind_info.name, Capsule2d::kind_info.dims, capsule},
+    {Cylinder::kind_info.name, Cylinder::kind_info.dims, round_solid<Cylinder, make_cylinder>},
+    {Cone::kind_info.name, Cone::kind_info.dims, round_solid<Cone, make_cone>},
+    {Disc::kind_info.name, Disc::kind_info.dims, disc},
 }};
 
 std::string kinds_of(Dimension scene) {

@@ -3,6 +3,7 @@
 // vertices, world boxes against the vertices at a pose, and the pair tables'
 // completeness (geometry/shape_pairs.hpp).
 #include "geometry/shape.hpp"
+#include "geometry/curved_pairs.hpp"
 #include "geometry/shape_pairs.hpp"
 
 #include <gtest/gtest.h>
@@ -23,14 +24,15 @@ TEST(ShapeKinds, NamedOnceAndFound) {
     EXPECT_TRUE(names.insert(kShapeKinds[i].name).second) << kShapeKinds[i].name;
     EXPECT_EQ(find_shape_kind(kShapeKinds[i].name), i);
   }
-  EXPECT_FALSE(find_shape_kind("sphere").has_value());
+  EXPECT_FALSE(find_shape_kind("ball").has_value());
+  EXPECT_EQ(find_shape_kind("sphere"), kind_index<Sphere>);
   EXPECT_STREQ(shape_kind_name(Shape(make_cube(1.0))), "polyhedron");
   EXPECT_STREQ(shape_kind_name(Shape(make_rectangle(1.0, 2.0))), "polygon");
   EXPECT_STREQ(shape_kind_name(Shape(HalfSpace{})), "half_space");
   EXPECT_STREQ(shape_kind_name(Shape(make_compound({make_cube(1.0)}))), "compound");
   EXPECT_EQ(kind_index<HalfSpace>, kind_of(Shape(HalfSpace{})));
-  EXPECT_EQ(shape_kind_names(Dimension::Spatial), "polyhedron, half_space, compound");
-  EXPECT_EQ(shape_kind_names(Dimension::Planar), "polygon, half_space, compound");
+  EXPECT_EQ(shape_kind_names(Dimension::Spatial), "polyhedron, half_space, compound, sphere, capsule, cylinder, cone");
+  EXPECT_EQ(shape_kind_names(Dimension::Planar), "polygon, half_space, compound, disc, capsule_2d");
 }
 
 // The farthest vertex by brute force: the support point's reach must equal it
@@ -138,6 +140,8 @@ TEST(ShapePairTable, RejectsAMissingOrDoubleRule) {
   t.none<Polygon, Polygon>();
   t.none<HalfSpace, Polyhedron>();
   t.none<HalfSpace, Polygon>();
+  EXPECT_THROW(t.check_complete(), std::logic_error);  // the curved kinds
+  register_curved_pairs<int (*)()>(t, [] { return 0; });
   EXPECT_NO_THROW(t.check_complete());
 }
 

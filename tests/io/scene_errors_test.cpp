@@ -80,8 +80,15 @@ TEST(SceneErrors, UnknownKeys) {
                          {"case.yaml:3: friction[0].e: unknown key"}));
   EXPECT_TRUE(fails_with(scene3d({"    orientation: {euler: [0, 0, 0]}"}),
                          {"case.yaml:9: bodies[1].orientation.euler: unknown orientation form 'euler'"}));
+  EXPECT_TRUE(fails_with(yaml({"bodies:", "  - {shape: {torus: 1}, mass: 1}"}),
+                         {"case.yaml:2: bodies[0].shape.torus: unknown shape kind 'torus'"}));
+  // curved kinds (geometry/curved.hpp): their dimensions as maps, checked
   EXPECT_TRUE(fails_with(yaml({"bodies:", "  - {shape: {sphere: 1}, mass: 1}"}),
-                         {"case.yaml:2: bodies[0].shape.sphere: unknown shape kind 'sphere'"}));
+                         {"case.yaml:2: bodies[0].shape.sphere: expected a map, got 1"}));
+  EXPECT_TRUE(fails_with(yaml({"bodies:", "  - {shape: {cylinder: {radius: 1, height: -2}}, mass: 1}"}),
+                         {"case.yaml:2: bodies[0].shape.cylinder.height:"}));
+  EXPECT_TRUE(fails_with(yaml({"bodies:", "  - {shape: {disc: {radius: 1}}, mass: 1}"}),
+                         {"case.yaml:2: bodies[0].shape.disc: 2D shape in a 3D scene"}));
   EXPECT_TRUE(fails_with(scene3d({"    <<: {mass: 1}"}), {"case.yaml:9: bodies[1].<<: YAML merge keys"}));
   EXPECT_TRUE(fails_with(scene3d({"    density: 2000"}),
                          {"case.yaml:9: bodies[1].density: duplicate key 'density' (first given at line 8)"}));

@@ -48,7 +48,8 @@ function parseBody(b, i) {
     body.offset = b.offset;
     return body;
   }
-  if (!['polyhedron', 'polygon', 'compound'].includes(b.kind)) fail(`${field}: unknown kind '${b.kind}'`);
+  // every bounded kind (polytopes, compounds, curved shapes: sphere, capsule, ...) comes as its mesh
+  if (typeof b.kind !== 'string' || b.kind === '') fail(`${field}: kind missing (expected a shape kind's name)`);
   const nv = integer(b.vertex_count, `${field}.vertex_count`, 1);
   const nt = integer(b.triangle_count, `${field}.triangle_count`, 0);
   const ne = integer(b.edge_count, `${field}.edge_count`, 0);

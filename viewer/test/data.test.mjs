@@ -54,7 +54,7 @@ test('damaged documents are refused naming the field', () => {
   refused((d) => { d.format = 'other'; }, /not pegsim replay data/);
   refused((d) => { d.dimension = 4; }, /dimension/);
   refused((d) => { d.bodies[1].triangles = b64(new Uint32Array([0, 1, 9, 0, 2, 3])); }, /bodies\[1\]\.triangles: vertex index 9/);
-  refused((d) => { d.bodies[1].kind = 'sphere'; }, /bodies\[1\]: unknown kind/);
+  refused((d) => { d.bodies[1].kind = 7; }, /bodies\[1\]: kind missing/);
   refused((d) => { d.contacts.offset = b64(new Uint32Array([0, 1, 0])); }, /contacts\.offset: decreases/);
   refused((d) => { d.plots[0].series[0].values = '@@@'; }, /plots\[0\]\.series\[0\] \(contacts\): not valid base64/);
   refused((d) => { d.joints = [joint()]; d.joints[0].b = 2; }, /joints\[0\]\.b: body index out of range/);
