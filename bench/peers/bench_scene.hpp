@@ -27,19 +27,36 @@ inline Pose compose(const Pose& a, const Pose& b) {
   return p;
 }
 
-// One convex piece of a body, in the body frame.
+// One convex piece of a body, in the body frame. The round kinds follow
+// pegsim's conventions (geometry/curved.hpp): the axis of a capsule, cylinder
+// and cone is the z axis of its `offset` frame; each engine turns that into
+// its own axis and origin (Bullet's cone, say, is centred at half its height).
 struct BenchPart {
-  enum class Kind { Box, Hull };
+  enum class Kind { Box, Hull, Sphere, Capsule, Cylinder, Cone };
   Kind kind = Kind::Box;
   Vec3 size = Vec3::Ones();    // Box: full side lengths (m)
-  Pose offset;                 // Box: its centre and axes in the body frame
+  // Box: its centre and axes in the body frame; Sphere, Capsule, Cylinder: the
+  // centre and the axes (axis z); Cone: the centre of its base, apex at +z
+  Pose offset;
+  double radius = 0.0;  // Sphere, Capsule, Cylinder, Cone (m)
+  // Capsule: the length of its core segment (between the centres of its end
+  // caps); Cylinder: its height, end face to end face; Cone: base to apex (m)
+  double length = 0.0;
   std::vector<Vec3> vertices;  // Hull: the corners, body frame
   // Hull: its facets, each a counter-clockwise vertex loop seen from outside,
   // with the outward unit normal and offset (normal . x = offset on the facet)
   std::vector<std::vector<int>> faces;
   std::vector<Vec3> face_normals;
   std::vector<double> face_offsets;
+
+  bool is_round() const { return kind != Kind::Box && kind != Kind::Hull; }
 };
+
+// A cone as the hull of its apex and `sides` points on its rim (the rim
+// polygon inscribed: the hull lies inside the cone, at most
+// radius (1 - cos(pi / sides)) from its curved surface), in the body frame,
+// for the engines without a cone (scene_convert.cpp).
+BenchPart cone_hull(const BenchPart& cone, int sides = 32);
 
 struct BenchBody {
   Vec3 size = Vec3::Ones();  // the one box when `parts` is empty: full side lengths (m)

@@ -2,7 +2,9 @@
 // PeerEngine interface: a btDiscreteDynamicsWorld with the sequential impulse
 // solver and its default settings, one fixed step of h per step()
 // (stepSimulation(h, 0)). Shapes: btBoxShape boxes (default collision margin,
-// inside the box), btConvexHullShape hulls, btCompoundShape for a body of
+// inside the box), btConvexHullShape hulls, btSphereShape, btCapsuleShapeZ,
+// btCylinderShapeZ and btConeShapeZ (axis z, as ours; the cylinder and cone
+// with no margin: sharp rims, as ours; part_shape says why), btCompoundShape for a body of
 // several parts, btStaticPlaneShape half-spaces. A hull's margin lies outside
 // its points, so each hull is first shrunk by the margin
 // (btConvexHullComputer, the way Bullet's own convex-decomposition demo
@@ -33,6 +35,21 @@ constexpr double kMargin = 0.04, kMarginClamp = 0.25;
 btScalar pair_friction(const btCollisionObject* a, const btCollisionObject* b) {
   const auto* scene = static_cast<const BenchScene*>(a->getUserPointer());
   return scene->mu_between(a->getUserIndex(), b->getUserIndex());
+}
+
+// the farthest point along world direction d of a shape at world transform t, by Bullet's own support mapping
+btVector3 support_point(const btCollisionShape* shape, const btTransform& t, const btVector3& d) {
+  if (shape->isCompound()) {
+    const auto* compound = static_cast<const btCompoundShape*>(shape);
+    btVector3 best;
+    for (int i = 0; i < compound->getNumChildShapes(); ++i) {
+      const btVector3 p = support_point(compound->getChildShape(i), t * compound->getChildTransform(i), d);
+      if (i == 0 || p.dot(d) > best.dot(d)) best = p;
+    }
+    return best;
+  }
+  // d * basis: the direction in the shape's frame (basis transposed times d)
+  return t(static_cast<const btConvexShape*>(shape)->localGetSupportingVertex(d * t.getBasis()));
 }
 
 class BulletEngine final : public PeerEngine {
@@ -90,6 +107,16 @@ class BulletEngine final : public PeerEngine {
     }
   }
 
+  // from Bullet's support mapping of the body's shape (margins included), the
+  // one its plane-convex collision (btConvexPlaneCollisionAlgorithm) reads
+  bool deepest_point(int k, const BenchPlane& plane, Vec3& point, double& depth) const override {
+    const btRigidBody* body = dynamic_[static_cast<std::size_t>(k)];
+    const btVector3 p = support_point(body->getCollisionShape(), body->getCenterOfMassTransform(), bt(-plane.normal));
+    point = Vec3(p.x(), p.y(), p.z());
+    depth = plane.offset - plane.normal.dot(point);
+    return depth > 0;
+  }
+
   int contacts() const override {
     int n = 0;
     for (int i = 0; i < dispatcher_->getNumManifolds(); ++i)
@@ -131,18 +158,49 @@ class BulletEngine final : public PeerEngine {
     return shape;
   }
 
-  btCollisionShape* part_shape(const BenchPart& part) {
-    return part.kind == BenchPart::Kind::Box ? new btBoxShape(bt(0.5 * part.size)) : hull(part);
+  // one part as Bullet's shape, and where that shape's origin sits in the body frame
+  btCollisionShape* part_shape(const BenchPart& part, Pose& placed) {
+    placed = part.offset;
+    switch (part.kind) {
+      case BenchPart::Kind::Box:
+        return new btBoxShape(bt(0.5 * part.size));
+      case BenchPart::Kind::Hull:
+        placed = Pose{};  // its points are in the body frame
+        return hull(part);
+      case BenchPart::Kind::Sphere:  // the margin is the radius: exact
+        return new btSphereShape(part.radius);
+      case BenchPart::Kind::Capsule:  // axis z; its "height" is the core segment; the margin is the radius: exact
+        return new btCapsuleShapeZ(part.radius, part.length);
+      case BenchPart::Kind::Cylinder: {  // axis z, half extents (r, r, height / 2)
+        auto* shape = new btCylinderShapeZ(btVector3(part.radius, part.radius, 0.5 * part.length));
+        // its margin lies inside and rounds the rims by it (a tilted rim would stand up to 0.41 margin short
+        // of ours); with none the rims are sharp, as ours. setMargin keeps the outer size
+        shape->setMargin(0.0);
+        return shape;
+      }
+      case BenchPart::Kind::Cone: {  // axis z, centred at half its height (ours: at its base), apex at +z
+        auto* shape = new btConeShapeZ(part.radius, part.length);
+        shape->setMargin(0.0);  // its margin would lie outside the cone
+        placed.position = part.offset.to_world(Vec3(0.0, 0.0, 0.5 * part.length));
+        return shape;
+      }
+    }
+    return nullptr;
   }
 
   btCollisionShape* shape_of(const BenchBody& b) {
     if (b.is_box()) return new btBoxShape(bt(0.5 * b.size));
-    if (b.parts.size() == 1 && b.parts[0].kind == BenchPart::Kind::Hull) return hull(b.parts[0]);
+    Pose placed;
+    if (b.parts.size() == 1) {  // one part whose origin is the body's own: the shape itself
+      btCollisionShape* only = part_shape(b.parts[0], placed);
+      if (placed.position.norm() < 1e-12 && placed.orientation.angularDistance(Quat::Identity()) < 1e-12) return only;
+      delete only;
+    }
     auto* compound = new btCompoundShape();
     for (const BenchPart& part : b.parts) {
-      btCollisionShape* child = part_shape(part);
+      btCollisionShape* child = part_shape(part, placed);
       shapes_.emplace_back(child);  // the compound does not own its children
-      compound->addChildShape(part.kind == BenchPart::Kind::Box ? bt(part.offset) : btTransform::getIdentity(), child);
+      compound->addChildShape(bt(placed), child);
     }
     return compound;
   }

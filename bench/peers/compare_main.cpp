@@ -1,14 +1,17 @@
 // pegsim_compare SCENE: a pegsim scene side by side in pegsim, Bullet, MuJoCo
 // and ODE (issue 16); `pegsim compare` runs this program (apps/compare_command.cpp).
 // The scene is converted to the peers' neutral scene (scene_convert.hpp:
-// boxes, convex hulls, compounds, half-spaces at any pose, friction per
+// boxes, convex hulls, compounds, spheres, capsules, cylinders, cones,
+// half-spaces at any pose, friction per
 // material pair, initial velocities, h); pegsim runs the scene itself, with its
 // own options (model, solver, eps, friction directions). Every engine steps it
 // for the same duration at the scene's h and is measured with pegsim's own
 // meters on its states (compare_run.hpp). An engine that lacks a feature of the
 // scene says which and is skipped; one not built in says so.
-// --expect-final checks analytic end positions; --out writes each engine's
+// --expect-final checks analytic end positions; --check-geometry checks the
+// conversion at t = 0 (compare_geometry.hpp); --out writes each engine's
 // trajectories and series (CSV) and plots of them.
+#include "compare_geometry.hpp"
 #include "compare_report.hpp"
 #include "compare_run.hpp"
 #include "python_script.hpp"
@@ -27,9 +30,11 @@ int main(int argc, char** argv) {
   CLI::App app{"pegsim compare: a scene side by side in pegsim, Bullet, MuJoCo and ODE"};
   app.name("pegsim compare");
   std::string scene_file, engines_arg = "bullet,mujoco,ode", out_dir;
-  double time = -1.0;
+  double time = -1.0, geometry_tolerance = -1.0;
   std::vector<std::string> expectations;
-  app.add_option("scene", scene_file, "3D scene file: polyhedra (boxes, hulls), compounds, half-spaces")->required();
+  app.add_option("scene", scene_file,
+                 "3D scene file: polyhedra (boxes, hulls), compounds, half-spaces, spheres, capsules, cylinders, cones")
+      ->required();
   app.add_option("--engines", engines_arg, "comma list of peers: bullet, mujoco, ode (pegsim always runs: the reference)");
   app.add_option("--time", time, "simulated seconds (default: the scene's duration)")->check(CLI::PositiveNumber);
   app.add_option("--out", out_dir, "write trajectory_<engine>.csv, series_<engine>.csv, summary.csv, deviation.csv "
@@ -37,6 +42,11 @@ int main(int argc, char** argv) {
   app.add_option("--expect-final", expectations,
                  "[ENGINE=]BODY:X,Y,Z:TOL: BODY must end within TOL (m) of (X, Y, Z) in ENGINE (or in every engine "
                  "without its own expectation for BODY; a coordinate nan: any); exit 1 if not");
+  app.add_option("--check-geometry", geometry_tolerance,
+                 "TOL: before running, check each peer's converted shapes against pegsim's: the depth and place of "
+                 "each dynamic body's deepest point in each half-space it reaches into at t = 0 must agree within "
+                 "TOL (m); exit 1 if not")
+      ->check(CLI::NonNegativeNumber);
   CLI11_PARSE(app, argc, argv);
   try {
     std::vector<Expectation> expected;
@@ -72,6 +82,11 @@ int main(int argc, char** argv) {
                 scene.name.c_str(), names.size(), bench.bodies.size() - names.size(), bench.planes.size(),
                 bench.materials, bench.h, bench.steps(), bench.duration);
     std::fflush(stdout);
+    bool geometry_ok = true;
+    if (geometry_tolerance >= 0)
+      for (std::size_t e = 1; e < engines.size(); ++e)  // the peers; pegsim's own geometry is the reference
+        geometry_ok = check_geometry(std::cout, *engines[e], scene, converted, names, geometry_tolerance) && geometry_ok;
+    std::cout.flush();
     std::vector<CompareRun> runs;
     for (auto& engine : engines) runs.push_back(run_compared(*engine, scene, converted));
     std::ostringstream table;
@@ -88,7 +103,7 @@ int main(int argc, char** argv) {
       const int plotted = cli::run_python_script(cli::script_path("plot_compare.py"), {out_dir});
       if (plotted != 0) std::printf("plots: not drawn (scripts/plot_compare.py exited with %d)\n", plotted);
     }
-    return met ? 0 : 1;
+    return met && geometry_ok ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "pegsim compare: " << e.what() << "\n";
     return 2;

@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace pegsim::bench {
 namespace {
@@ -48,6 +50,7 @@ class MujocoEngine final : public PeerEngine {
       for (int k = 0; k < 3; ++k) v[k] = b.linear_velocity[k], v[3 + k] = w[k];
     }
     mj_forward(model_, data_);
+    planes_ = scene.planes;
   }
 
   void step() override { mj_step(model_, data_); }
@@ -70,6 +73,29 @@ class MujocoEngine final : public PeerEngine {
 
   int contacts() const override { return data_->ncon; }
 
+  // from MuJoCo's own collision (mj_forward's contacts at load): the deepest
+  // contact between the body's geoms and the half-space's plane geom; its
+  // point lies halfway between the two surfaces
+  bool deepest_point(int k, const BenchPlane& plane, Vec3& point, double& depth) const override {
+    int plane_geom = -1;
+    for (std::size_t i = 0; i < planes_.size(); ++i)
+      if (planes_[i].normal == plane.normal && planes_[i].offset == plane.offset) {
+        std::string name = "plane";  // mujoco_mjcf.cpp's name (appended piecewise: GCC 12's -Wrestrict)
+        name += std::to_string(i);
+        plane_geom = mj_name2id(model_, mjOBJ_GEOM, name.c_str());
+      }
+    bool found = false;
+    for (int i = 0; i < data_->ncon; ++i) {
+      const mjContact& c = data_->contact[i];
+      const int other = c.geom1 == plane_geom ? c.geom2 : c.geom2 == plane_geom ? c.geom1 : -1;
+      if (other < 0 || model_->geom_bodyid[other] != k + 1 || (found && -c.dist <= depth)) continue;
+      found = true;
+      depth = -c.dist;
+      point = Vec3(c.pos[0], c.pos[1], c.pos[2]);
+    }
+    return found;
+  }
+
   std::string warnings() const override {
     const int full = data_->warning[mjWARN_CNSTRFULL].number + data_->warning[mjWARN_CONTACTFULL].number;
     return full > 0 ? "constraint buffer full in " + std::to_string(full) + " steps (contacts dropped)" : "";
@@ -91,6 +117,7 @@ class MujocoEngine final : public PeerEngine {
     model_ = nullptr;
   }
 
+  std::vector<BenchPlane> planes_;
   mjModel* model_ = nullptr;
   mjData* data_ = nullptr;
 };

@@ -82,12 +82,28 @@ class Writer {
     std::vector<Part> out;
     if (b.is_box()) return {{id, "type=\"box\" size=\"" + vec(0.5 * b.size) + "\"", Pose{}}};
     for (std::size_t k = 0; k < b.parts.size(); ++k) {
-      const BenchPart& part = b.parts[k];
+      const BenchPart& given = b.parts[k];
       const std::string name = label(id + "_", k);
-      if (part.kind == BenchPart::Kind::Box) {
-        out.push_back({name, "type=\"box\" size=\"" + vec(0.5 * part.size) + "\"", part.offset});
-        continue;
+      switch (given.kind) {  // MuJoCo's sizes are half lengths; its capsule and cylinder axes are local z, as ours
+        case BenchPart::Kind::Box:
+          out.push_back({name, "type=\"box\" size=\"" + vec(0.5 * given.size) + "\"", given.offset});
+          continue;
+        case BenchPart::Kind::Sphere:
+          out.push_back({name, "type=\"sphere\" size=\"" + num(given.radius) + "\"", given.offset});
+          continue;
+        case BenchPart::Kind::Capsule:  // size: radius, half the core segment
+          out.push_back({name, "type=\"capsule\" size=\"" + num(given.radius) + " " + num(0.5 * given.length) + "\"",
+                         given.offset});
+          continue;
+        case BenchPart::Kind::Cylinder:  // size: radius, half the height
+          out.push_back({name, "type=\"cylinder\" size=\"" + num(given.radius) + " " + num(0.5 * given.length) + "\"",
+                         given.offset});
+          continue;
+        case BenchPart::Kind::Hull:
+        case BenchPart::Kind::Cone:  // MuJoCo has no cone: a mesh of its hull (cone_hull)
+          break;
       }
+      const BenchPart part = given.kind == BenchPart::Kind::Cone ? cone_hull(given) : given;
       assets_ << "    <mesh name=\"" << name << "\" vertex=\"";
       for (std::size_t v = 0; v < part.vertices.size(); ++v) assets_ << (v ? " " : "") << vec(part.vertices[v]);
       assets_ << "\"/>\n";

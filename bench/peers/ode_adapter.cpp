@@ -1,12 +1,16 @@
 // ODE 0.16 (Debian's libode-dev, double precision) behind the PeerEngine
 // interface: a dWorld with a dHashSpace; dBox geoms for boxes, dConvex geoms
-// (the hull's planes, points and facet loops) for hulls, a body of several
+// (the hull's planes, points and facet loops) for hulls, dSphere, dCapsule
+// (its length: the core segment) and dCylinder (its length: the height) for
+// the round kinds, axis z as ours; ODE has no cone, so a cone is the dConvex
+// of cone_hull's 32-sided hull. A body of several
 // parts as several geoms on one dBody with offsets, a dPlane for each
 // half-space; mass and principal moments from the scene (dMassSetParameters).
 // Each step collides the space (up to 8 contact joints a pair, friction
 // pyramid dContactApprox1 with the pair's mu) and takes dWorldQuickStep with
 // ODE's defaults (20 iterations, world ERP 0.2 and CFM). contacts() is the
-// contact joints made.
+// contact joints made. Cylinders meet cylinders and convex hulls only through
+// libccd; an ODE built without it (found by trying) says so (unsupported).
 #include "peer_engine.hpp"
 
 #include <ode/ode.h>
@@ -50,13 +54,14 @@ class OdeEngine final : public PeerEngine {
     group_ = dJointGroupCreate(0);
     dWorldSetGravity(world_, scene.gravity.x(), scene.gravity.y(), scene.gravity.z());
     for (const BenchPlane& p : scene.planes)
-      tag(dCreatePlane(space_, p.normal.x(), p.normal.y(), p.normal.z(), p.offset), p.material);
+      planes_.push_back(tag(dCreatePlane(space_, p.normal.x(), p.normal.y(), p.normal.z(), p.offset), p.material));
     for (const BenchBody& b : scene.bodies) {
       if (b.is_static) {  // geoms with no body, each at the body's pose composed with its own
         for (const BenchPart& part : parts_of(b)) set_pose(geom(part, b.material), compose(b.pose, offset(part)));
         continue;
       }
       const dBodyID body = dBodyCreate(world_);
+      geoms_.emplace_back();
       const Vec3 i = b.principal_inertia();
       dMass mass;
       dMassSetParameters(&mass, b.mass, 0, 0, 0, i.x(), i.y(), i.z(), 0, 0, 0);
@@ -69,6 +74,7 @@ class OdeEngine final : public PeerEngine {
       dBodySetAngularVel(body, b.angular_velocity.x(), b.angular_velocity.y(), b.angular_velocity.z());
       for (const BenchPart& part : parts_of(b)) {
         const dGeomID g = geom(part, b.material);
+        geoms_.back().push_back(g);
         dGeomSetBody(g, body);
         const Pose o = offset(part);
         const dQuaternion oq = {o.orientation.w(), o.orientation.x(), o.orientation.y(), o.orientation.z()};
@@ -110,6 +116,40 @@ class OdeEngine final : public PeerEngine {
 
   int contacts() const override { return contacts_; }
 
+  // from ODE's own colliders: the deepest of the contacts dCollide finds
+  // between the body's geoms and the half-space's dPlane (up to 8 a geom)
+  bool deepest_point(int k, const BenchPlane& plane, Vec3& point, double& depth) const override {
+    dGeomID plane_geom = nullptr;
+    for (std::size_t i = 0; i < scene_.planes.size(); ++i)
+      if (scene_.planes[i].normal == plane.normal && scene_.planes[i].offset == plane.offset) plane_geom = planes_[i];
+    if (!plane_geom) return false;
+    bool found = false;
+    for (const dGeomID g : geoms_[static_cast<std::size_t>(k)]) {
+      std::array<dContactGeom, 8> contact{};
+      const int n = dCollide(g, plane_geom, static_cast<int>(contact.size()), &contact[0], sizeof(dContactGeom));
+      for (int i = 0; i < n; ++i)
+        if (!found || contact[i].depth > depth) {
+          found = true;
+          depth = contact[i].depth;
+          point = Vec3(contact[i].pos[0], contact[i].pos[1], contact[i].pos[2]);
+        }
+    }
+    return found;
+  }
+
+  std::string unsupported(const BenchScene& scene) const override {
+    if (collides_cylinders()) return "";
+    int cylinders = 0, convex = 0;  // cylinder parts; hull and cone parts (dConvex)
+    for (const BenchBody& b : scene.bodies)
+      for (const BenchPart& part : b.parts) {
+        cylinders += part.kind == BenchPart::Kind::Cylinder;
+        convex += part.kind == BenchPart::Kind::Hull || part.kind == BenchPart::Kind::Cone;
+      }
+    if (cylinders > 0 && cylinders + convex > 1)
+      return "cylinders next to cylinders, convex hulls or cones, which this ODE (built without libccd) cannot collide";
+    return "";
+  }
+
  private:
   static std::vector<BenchPart> parts_of(const BenchBody& b) {
     if (!b.is_box()) return b.parts;
@@ -117,7 +157,37 @@ class OdeEngine final : public PeerEngine {
     box.size = b.size;
     return {box};
   }
-  static Pose offset(const BenchPart& part) { return part.kind == BenchPart::Kind::Box ? part.offset : Pose{}; }
+  // a geom's place in the body frame: a dConvex's points are in the body frame already
+  static Pose offset(const BenchPart& part) {
+    return part.kind == BenchPart::Kind::Hull || part.kind == BenchPart::Kind::Cone ? Pose{} : part.offset;
+  }
+
+  // whether this ODE collides a cylinder with a cylinder and with a dConvex
+  // (libccd's, which Debian's build has without saying so in
+  // dGetConfiguration): two overlapping pairs, tried once
+  static bool collides_cylinders() {
+    static const bool collides = [] {
+      // a unit cube as a dConvex: its planes, corners and facet loops (counter-clockwise from outside)
+      static const dReal planes[] = {1, 0, 0, 0.5, -1, 0, 0, 0.5, 0, 1, 0, 0.5, 0, -1, 0, 0.5, 0, 0, 1, 0.5, 0, 0, -1, 0.5};
+      static dReal points[24];
+      for (int i = 0; i < 8; ++i)
+        for (int k = 0; k < 3; ++k) points[3 * i + k] = (i >> k & 1) ? 0.5 : -0.5;
+      static const unsigned int polygons[] = {4, 1, 3, 7, 5, 4, 0, 4, 6, 2, 4, 2, 6, 7, 3,
+                                              4, 0, 1, 5, 4, 4, 4, 5, 7, 6, 4, 0, 2, 3, 1};
+      const dGeomID a = dCreateCylinder(nullptr, 0.5, 1.0), b = dCreateCylinder(nullptr, 0.5, 1.0);
+      const dGeomID cube = dCreateConvex(nullptr, planes, 6, points, 8, polygons);
+      dGeomSetPosition(b, 0.3, 0.0, 0.2);
+      dGeomSetPosition(cube, 0.3, 0.0, 0.2);
+      std::array<dContactGeom, 4> contact{};
+      const bool both = dCollide(a, b, 4, &contact[0], sizeof(dContactGeom)) > 0 &&
+                        dCollide(a, cube, 4, &contact[0], sizeof(dContactGeom)) > 0;
+      dGeomDestroy(a);
+      dGeomDestroy(b);
+      dGeomDestroy(cube);
+      return both;
+    }();
+    return collides;
+  }
 
   dGeomID tag(dGeomID geom, int material) {
     dGeomSetData(geom, reinterpret_cast<void*>(static_cast<std::intptr_t>(material)));
@@ -125,9 +195,21 @@ class OdeEngine final : public PeerEngine {
   }
   static int material_of(dGeomID geom) { return static_cast<int>(reinterpret_cast<std::intptr_t>(dGeomGetData(geom))); }
 
-  dGeomID geom(const BenchPart& part, int material) {
-    if (part.kind == BenchPart::Kind::Box)
-      return tag(dCreateBox(space_, part.size.x(), part.size.y(), part.size.z()), material);
+  dGeomID geom(const BenchPart& given, int material) {
+    switch (given.kind) {
+      case BenchPart::Kind::Box:
+        return tag(dCreateBox(space_, given.size.x(), given.size.y(), given.size.z()), material);
+      case BenchPart::Kind::Sphere:
+        return tag(dCreateSphere(space_, given.radius), material);
+      case BenchPart::Kind::Capsule:
+        return tag(dCreateCapsule(space_, given.radius, given.length), material);
+      case BenchPart::Kind::Cylinder:
+        return tag(dCreateCylinder(space_, given.radius, given.length), material);
+      case BenchPart::Kind::Hull:
+      case BenchPart::Kind::Cone:
+        break;
+    }
+    const BenchPart part = given.kind == BenchPart::Kind::Cone ? cone_hull(given) : given;
     auto data = std::make_unique<ConvexData>();
     for (std::size_t f = 0; f < part.faces.size(); ++f) {
       const Vec3& n = part.face_normals[f];
@@ -167,6 +249,8 @@ class OdeEngine final : public PeerEngine {
     space_ = nullptr;
     world_ = nullptr;
     bodies_.clear();
+    geoms_.clear();
+    planes_.clear();
     convex_.clear();
   }
 
@@ -176,6 +260,8 @@ class OdeEngine final : public PeerEngine {
   dSpaceID space_ = nullptr;
   dJointGroupID group_ = nullptr;
   std::vector<dBodyID> bodies_;
+  std::vector<std::vector<dGeomID>> geoms_;  // per dynamic body
+  std::vector<dGeomID> planes_;              // per half-space
   std::vector<std::unique_ptr<ConvexData>> convex_;
 };
 

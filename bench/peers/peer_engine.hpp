@@ -31,6 +31,17 @@ class PeerEngine {
   // contacts the last step used, the engine's own count (its meaning differs
   // between engines: see each adapter); -1 if the engine does not say
   virtual int contacts() const = 0;
+  // The engine's own answer, in the state just loaded (before any step), to
+  // "how deep is dynamic body k in this half-space, and where": the depth
+  // (m, > 0 inside) and a point on the contact normal through the body's
+  // deepest point (engines place contact points on either surface or between:
+  // only the point's place along the plane is compared). From the engine's
+  // collision detection or its support mapping (each adapter says which);
+  // false where it finds no contact (or cannot say). For the conversion check
+  // of pegsim_compare --check-geometry.
+  virtual bool deepest_point(int /*k*/, const BenchPlane& /*plane*/, Vec3& /*point*/, double& /*depth*/) const {
+    return false;
+  }
   // anything the run should be read with (solver failures, dropped contacts); "" if none
   virtual std::string warnings() const { return ""; }
 };

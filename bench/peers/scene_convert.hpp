@@ -1,9 +1,13 @@
 // A pegsim scene as the peers' neutral BenchScene (bench_scene.hpp), for
 // pegsim_compare. Each body's shape is converted by its kind (one function per
 // kind, scene_convert.cpp): a polyhedron is a box part when it is an
-// axis-aligned box about its centroid, else a hull part; a compound is its
-// parts; a static half-space at any pose is a plane. Mass, principal moments,
-// pose, velocities, friction per pair of the materials in use, gravity, h and
+// axis-aligned box about its centroid, else a hull part; a sphere, capsule,
+// cylinder or cone is a part of that kind (its centre, or a cone's base
+// centre, and its axes: axis z, as pegsim's); a compound is its parts, each
+// converted by its own kind; a static half-space at any pose is a plane.
+// Mass and principal moments are pegsim's exact ones (the round kinds' closed
+// forms, geometry/curved_mass.cpp), never the engines' estimates; they,
+// the pose, velocities, friction per pair of the materials in use, gravity, h and
 // the duration are carried over. Each dynamic body's frame becomes its
 // principal frame (bench_scene.hpp); `principal` turns the engines' poses
 // back into pegsim's body frames.
