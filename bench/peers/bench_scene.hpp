@@ -55,7 +55,7 @@ struct BenchPart {
 // A cone as the hull of its apex and `sides` points on its rim (the rim
 // polygon inscribed: the hull lies inside the cone, at most
 // radius (1 - cos(pi / sides)) from its curved surface), in the body frame,
-// for the engines without a cone (scene_convert.cpp).
+// for the engines without a cone (cone_hull.cpp).
 BenchPart cone_hull(const BenchPart& cone, int sides = 32);
 
 struct BenchBody {
