@@ -9,8 +9,10 @@ Where the runs go:
 
 Nothing is lost: run_one turns an exception into a row (status "error"); a
 worker that dies has its runs given to another worker by the scheduler, up to
-`retries` deaths per run (the scheduler's allowed-failures), after which the
-run's row says "lost" and why; every finished row is in the results file
+`retries` deaths per run (the scheduler's allowed-failures); a run that reaches
+them is tried again alone on the cluster (it may only have shared a worker with
+the run that crashed), and only if it kills its workers there too does its row
+say "lost" and why; every finished row is in the results file
 (results.py) before the next arrives, and a study started again skips them.
 """
 
@@ -78,16 +80,40 @@ def local_client(workers, retries):
 
 
 def _run_on_dask(client, pending, retries, on_row):
+    """Runs `pending` on the cluster, then each run that came back KilledWorker again on its own.
+
+    The scheduler counts a death against every run the dead worker held, not only the one that killed it, so
+    under load a run that merely shared a worker with a crashing one can reach `retries` deaths too. Such
+    suspects are submitted again one at a time, each with its own `retries`: a run is "lost" only when it kills
+    workers while it is the only run on the cluster."""
     from distributed import as_completed
+    from distributed.scheduler import KilledWorker
 
     token = f"{os.getpid()}-{time.monotonic_ns()}"
+
+    def submit(run, attempt):
+        key = f"pegsim-run-{run['index']}-{attempt}-{token}"
+        return client.submit(runs.run_one, run, key=key, pure=False, retries=retries)
+
     futures = {}
     for run in pending:
-        future = client.submit(runs.run_one, run, key=f"pegsim-run-{run['index']}-{token}", pure=False,
-                               retries=retries)
+        future = submit(run, "a")
         futures[future.key] = (future, run)
+    suspects = []
     for future in as_completed([f for f, _ in futures.values()]):
         run = futures[future.key][1]
+        try:
+            row = future.result()
+        except KilledWorker:
+            suspects.append(run)
+            future.release()
+            continue
+        except Exception as e:  # noqa: BLE001 -- a lost scheduler
+            row = _lost_row(run, f"{type(e).__name__}: {e}")
+        on_row(row)
+        future.release()
+    for run in sorted(suspects, key=lambda r: r["index"]):  # alone on the cluster, in the study's order
+        future = submit(run, "alone")
         try:
             row = future.result()
         except Exception as e:  # noqa: BLE001 -- KilledWorker after `retries` deaths, or a lost scheduler

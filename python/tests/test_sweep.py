@@ -146,9 +146,9 @@ class DieOnRun:
 
 def test_run_whose_worker_always_dies_is_lost(tmp_path, scenes):
     # With allowed-failures 1 the scheduler gives a run whose worker dies a second worker; when that one dies too
-    # the run is given up (KilledWorker) and its row says "lost". The dying run is the study's last: a worker runs
-    # its tasks in submission order, so when it runs that one it holds no other run, and no other run is counted
-    # as having been on a dead worker (the scheduler counts every run a dead worker held).
+    # the run is given up (KilledWorker). The scheduler counts a death against every run the dead worker held, so
+    # on a loaded machine a bystander can reach KilledWorker too; sweep tries each such run again alone on the
+    # cluster, where only the crashing run dies again: its row, and only its, says "lost".
     import dask
     import sys
 
