@@ -36,20 +36,38 @@ double row_velocity(const JacobianRow& row, const std::vector<Vec6>& nu) {
 // body so only pairs that touch a common body are visited.
 void fill_delassus(const std::vector<JacobianRow>& rows, int n_rows_with_bodies,
                    const std::vector<InverseMass>& minv, std::size_t body_count, MatX& A) {
-  std::vector<std::vector<std::pair<int, Vec6>>> by_body(body_count);  // (row, M^-1 j)
+  // The rows' Jacobian blocks grouped by body, each body's in row order (a
+  // counting sort into flat storage kept by the thread: a steady step
+  // allocates nothing here, issue 11).
+  thread_local std::vector<int> start;                  // body b: entries[start[b] .. start[b + 1])
+  thread_local std::vector<std::pair<int, Vec6>> entries;  // (row, j)
+  thread_local std::vector<Vec6> scaled;                // M^-1 j of a body's entries
+  start.assign(body_count + 1, 0);
   for (int i = 0; i < n_rows_with_bodies; ++i) {
     const JacobianRow& r = rows[i];
-    if (r.body_a != kNoBody) by_body[r.body_a].push_back({i, r.ja});
-    if (r.body_b != kNoBody) by_body[r.body_b].push_back({i, r.jb});
+    if (r.body_a != kNoBody) ++start[r.body_a + 1];
+    if (r.body_b != kNoBody) ++start[r.body_b + 1];
+  }
+  for (std::size_t b = 0; b < body_count; ++b) start[b + 1] += start[b];
+  entries.resize(static_cast<std::size_t>(start[body_count]));
+  {
+    thread_local std::vector<int> next;
+    next.assign(start.begin(), start.end() - 1);
+    for (int i = 0; i < n_rows_with_bodies; ++i) {
+      const JacobianRow& r = rows[i];
+      if (r.body_a != kNoBody) entries[next[r.body_a]++] = {i, r.ja};
+      if (r.body_b != kNoBody) entries[next[r.body_b]++] = {i, r.jb};
+    }
   }
   for (std::size_t b = 0; b < body_count; ++b) {
-    auto& list = by_body[b];
-    if (list.empty()) continue;
-    std::vector<Vec6> scaled(list.size());
-    for (std::size_t k = 0; k < list.size(); ++k) scaled[k] = minv[b].apply(list[k].second);
-    for (std::size_t k = 0; k < list.size(); ++k) {
+    const int first = start[b], count = start[b + 1] - start[b];
+    if (count == 0) continue;
+    const std::pair<int, Vec6>* list = entries.data() + first;
+    scaled.resize(static_cast<std::size_t>(count));
+    for (int k = 0; k < count; ++k) scaled[k] = minv[b].apply(list[k].second);
+    for (int k = 0; k < count; ++k) {
       const int i = list[k].first;
-      for (std::size_t l = k; l < list.size(); ++l) {
+      for (int l = k; l < count; ++l) {
         const int j = list[l].first;
         const double v = list[k].second.dot(scaled[l]);
         A(i, j) += v;

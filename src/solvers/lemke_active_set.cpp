@@ -70,9 +70,16 @@ bool solve_system(const LcpProblem& p, const VecX& D, std::vector<int>& J, VecX&
 }  // namespace
 
 VecX equilibration(const MatX& A) {
+  VecX D, row, col;
+  std::vector<int> rest;
+  equilibration(A, D, row, col, rest);
+  return D;
+}
+
+void equilibration(const MatX& A, VecX& D, VecX& row, VecX& col, std::vector<int>& rest) {
   const int n = static_cast<int>(A.rows());
-  VecX D = VecX::Zero(n);
-  std::vector<int> rest;  // rows without a positive diagonal
+  D.setZero(n);
+  rest.clear();  // rows without a positive diagonal
   for (int i = 0; i < n; ++i) {
     if (A(i, i) > 0.0)
       D(i) = 1.0 / std::sqrt(A(i, i));
@@ -81,7 +88,8 @@ VecX equilibration(const MatX& A) {
   }
   // their row and column sizes against the scaled rows, column by column (A
   // is column-major)
-  VecX row = VecX::Zero(n), col = VecX::Zero(n);
+  row.setZero(n);
+  col.setZero(n);
   for (int j = 0; j < n && !rest.empty(); ++j) {
     if (D(j) > 0.0) {
       for (int i : rest) row(i) = std::max(row(i), std::abs(A(i, j)) * D(j));
@@ -92,7 +100,6 @@ VecX equilibration(const MatX& A) {
   }
   for (int i : rest)
     D(i) = row(i) > 0.0 && col(i) > 0.0 ? 1.0 / std::sqrt(row(i) * col(i)) : 1.0;
-  return D;
 }
 
 std::vector<int> guess_active_set(const LcpProblem& p, const VecX& z) {

@@ -36,6 +36,9 @@ namespace pegsim::lemke_detail {
 // scaling; this evens out bodies of very different masses), then on the rest
 // (slip rows: A_ss = 0) the geometric mean of the row and column sizes.
 VecX equilibration(const MatX& A);
+// The same into D, with the scratch of the rows without a positive diagonal
+// in `row`, `col` and `rest` (kept by callers that scale many small blocks).
+void equilibration(const MatX& A, VecX& D, VecX& row, VecX& col, std::vector<int>& rest);
 
 // The support of a warm start z (entries above 1e-9 max z: smaller ones are
 // noise-level corrections, not structure), plus, for a Stewart-Trinkle

@@ -46,8 +46,8 @@ constexpr double kNegativeTol = 1e-6;  // qbar below -this (relative): the basis
 
 // The perturbation direction r: deterministic, pseudo-random in [0.5, 1.5)
 // (xorshift64 from the seed), so that symmetric contacts do not tie on it.
-VecX perturbation(int n, std::uint64_t seed) {
-  VecX r(n);
+void perturbation(int n, std::uint64_t seed, VecX& r) {
+  r.resize(n);
   std::uint64_t x = 0x9E3779B97F4A7C15ull ^ (seed * 0xD1B54A32D192ED03ull);
   if (x == 0) x = 1;
   for (int i = 0; i < n; ++i) {
@@ -56,15 +56,28 @@ VecX perturbation(int n, std::uint64_t seed) {
     x ^= x << 17;
     r(i) = 0.5 + static_cast<double>(x >> 11) * 0x1.0p-53;
   }
-  return r;
 }
 
 class Tableau {
  public:
-  Tableau(const ScaledMatrix& M, const VecX& q, const PivotRules& rules)
-      : M_(M), rules_(rules), n_(static_cast<int>(q.size())), z0_(2 * n_),
-        binv_(n_, std::min(n_, 32)), qbar_(q), pbar_(perturbation(n_, rules.seed)), basis_(n_),
-        row_of_(2 * n_ + 1, -1), dense_slot_(n_, -1), store_(n_, -1), d_(n_), a_(n_) {
+  Tableau(const ScaledMatrix& M, const VecX& q, const PivotRules& rules, PivotWorkspace& w)
+      : M_(M), rules_(rules), n_(static_cast<int>(q.size())), z0_(2 * n_), binv_(w.binv), qbar_(w.qbar),
+        pbar_(w.pbar), basis_(w.basis), row_of_(w.row_of), dense_(w.dense), dense_slot_(w.dense_slot),
+        store_(w.store), free_(w.free), ties_(w.ties), d_(w.d), a_(w.a) {
+    // storage of an earlier path is reused as it is (its column count only
+    // decides when add_dense grows it, never which column a variable gets)
+    if (binv_.rows() != n_ || binv_.cols() < std::min(n_, 32)) binv_.resize(n_, std::min(n_, 32));
+    qbar_ = q;
+    perturbation(n_, rules.seed, pbar_);
+    basis_.resize(static_cast<std::size_t>(n_));
+    row_of_.assign(static_cast<std::size_t>(2 * n_ + 1), -1);
+    dense_.clear();
+    dense_slot_.assign(static_cast<std::size_t>(n_), -1);
+    store_.assign(static_cast<std::size_t>(n_), -1);
+    free_.clear();
+    ties_.clear();
+    d_.resize(n_);
+    a_.resize(n_);
     for (int i = 0; i < n_; ++i) basis_[i] = row_of_[i] = i;  // all w basic
   }
 
@@ -166,7 +179,7 @@ class Tableau {
 
   // The basic z variables and their values (negatives clamped).
   void read_solution(PivotRun& run) const {
-    run.z = VecX::Zero(n_);
+    run.z.setZero(n_);
     run.active.clear();
     for (int j = 0; j < n_; ++j) {
       const int r = row_of_[n_ + j];
@@ -178,7 +191,7 @@ class Tableau {
 
   // Along the ray, the entering variable grows by t and the basics move by -t d.
   void read_ray(int entering, PivotRun& run) const {
-    run.ray = VecX::Zero(n_);
+    run.ray.setZero(n_);
     if (entering >= n_ && entering < z0_) run.ray(entering - n_) = 1.0;
     for (int i = 0; i < n_; ++i)
       if (basis_[i] >= n_ && basis_[i] < z0_) run.ray(basis_[i] - n_) = -d_(i);
@@ -238,19 +251,20 @@ class Tableau {
   PivotRules rules_;
   int n_;
   int z0_;
-  MatX binv_;  // B^-1's columns of the nonbasic w (see store_); the others are unit vectors
-  VecX qbar_;
-  VecX pbar_;                    // B^-1 r: the first-order perturbation term
-  std::vector<int> basis_;       // variable basic in each row
-  std::vector<int> row_of_;      // row of each basic variable, -1 when nonbasic
-  std::vector<int> dense_;       // columns of Binv of the nonbasic w variables
-  std::vector<int> dense_slot_;  // position in dense_, -1 when absent
-  std::vector<int> store_;       // column of binv_ holding w_k's column of B^-1, -1 when none
-  std::vector<int> free_;        // unused columns of binv_
-  int used_ = 0;                 // columns of binv_ ever handed out
-  std::vector<int> ties_;
-  VecX d_;
-  VecX a_;
+  // the storage lives in a PivotWorkspace
+  MatX& binv_;  // B^-1's columns of the nonbasic w (see store_); the others are unit vectors
+  VecX& qbar_;
+  VecX& pbar_;                    // B^-1 r: the first-order perturbation term
+  std::vector<int>& basis_;       // variable basic in each row
+  std::vector<int>& row_of_;      // row of each basic variable, -1 when nonbasic
+  std::vector<int>& dense_;       // columns of Binv of the nonbasic w variables
+  std::vector<int>& dense_slot_;  // position in dense_, -1 when absent
+  std::vector<int>& store_;       // column of binv_ holding w_k's column of B^-1, -1 when none
+  std::vector<int>& free_;        // unused columns of binv_
+  int used_ = 0;                  // columns of binv_ ever handed out
+  std::vector<int>& ties_;
+  VecX& d_;
+  VecX& a_;
 };
 
 // Work budget of one path, in multiply-adds: a pivot and the next column
@@ -314,16 +328,27 @@ void follow_path(Tableau& t, int max_pivots, PivotRun& run) {
 
 PivotRun complementary_pivoting(const ScaledMatrix& M, const VecX& q, const PivotRules& rules,
                                int max_pivots) {
+  PivotWorkspace workspace;
   PivotRun run;
+  complementary_pivoting(M, q, rules, max_pivots, workspace, run);
+  return run;
+}
+
+void complementary_pivoting(const ScaledMatrix& M, const VecX& q, const PivotRules& rules, int max_pivots,
+                            PivotWorkspace& workspace, PivotRun& run) {
+  run.outcome = PivotOutcome::NumericalTrouble;
+  run.pivots = 0;
+  run.ray.resize(0);
+  run.active.clear();
+  run.message.clear();
   const int n = static_cast<int>(q.size());
   if (n == 0 || q.minCoeff() >= 0.0) {  // z = 0, w = q is a solution
     run.outcome = PivotOutcome::Solution;
-    run.z = VecX::Zero(n);
-    return run;
+    run.z.setZero(n);
+    return;
   }
-  Tableau t(M, q, rules);
+  Tableau t(M, q, rules, workspace);
   follow_path(t, max_pivots, run);
-  return run;
 }
 
 }  // namespace pegsim::lemke_detail

@@ -62,4 +62,18 @@ struct PivotRules {
 PivotRun complementary_pivoting(const ScaledMatrix& M, const VecX& q, const PivotRules& rules,
                                int max_pivots);
 
+// The tableau's storage, kept between paths by a caller that pivots many
+// times (the contact-block sweeps: thousands of small paths a step), so that a
+// path of a size seen before allocates nothing. Its contents carry nothing
+// from one path to the next: a path gives the same result with a fresh one.
+struct PivotWorkspace {
+  MatX binv;
+  VecX qbar, pbar, d, a;
+  std::vector<int> basis, row_of, dense, dense_slot, store, free, ties;
+};
+
+// As above, into `run` (reset first), with the tableau in `workspace`.
+void complementary_pivoting(const ScaledMatrix& M, const VecX& q, const PivotRules& rules, int max_pivots,
+                            PivotWorkspace& workspace, PivotRun& run);
+
 }  // namespace pegsim::lemke_detail

@@ -12,18 +12,26 @@
 namespace pegsim::lemke_detail {
 
 bool solve_small_lcp(const MatX& M, const VecX& q, VecX& z) {
+  SmallLcpWorkspace workspace;
+  return solve_small_lcp(M, q, z, workspace);
+}
+
+bool solve_small_lcp(const MatX& M, const VecX& q, VecX& z, SmallLcpWorkspace& w) {
   const int k = static_cast<int>(q.size());
-  z = VecX::Zero(k);
+  z.setZero(k);
   if (k == 0 || q.minCoeff() >= 0.0) return true;
-  const VecX D = equilibration(M);
+  equilibration(M, w.D, w.row, w.col, w.rest);
+  const VecX& D = w.D;
   double alpha = std::numeric_limits<double>::min();
   for (int j = 0; j < k; ++j)
     alpha = std::max(alpha, M.col(j).cwiseAbs().cwiseProduct(D).maxCoeff() * D(j));
-  VecX qs = D.cwiseProduct(q);
+  VecX& qs = w.qs;
+  qs = D.cwiseProduct(q);
   const double beta = qs.cwiseAbs().maxCoeff() / alpha;
   qs /= alpha * beta;
-  const PivotRun run = complementary_pivoting(ScaledMatrix{M, D, 1.0 / alpha, 0.0}, qs,
-                                              PivotRules::strict(), 50 * k + 10);
+  PivotRun& run = w.run;
+  complementary_pivoting(ScaledMatrix{M, D, 1.0 / alpha, 0.0}, qs, PivotRules::strict(), 50 * k + 10, w.pivoting,
+                         run);
   if (run.outcome != PivotOutcome::Solution || !run.z.allFinite()) return false;
   z = beta * D.cwiseProduct(run.z);
   return true;
@@ -54,8 +62,9 @@ BlockSweeper::BlockSweeper(const LcpProblem& p) : p_(p) {
 }
 
 void BlockSweeper::sweep(VecX& z, VecX& w, double skip_below) const {
-  MatX Mb;
-  VecX qb, zb;
+  MatX& Mb = Mb_;
+  VecX& qb = qb_;
+  VecX& zb = zb_;
   for (std::size_t b = 0; b + 1 < starts_.size(); ++b) {
     const int* block = rows_.data() + starts_[b];
     const int k = starts_[b + 1] - starts_[b];
@@ -82,7 +91,7 @@ void BlockSweeper::sweep(VecX& z, VecX& w, double skip_below) const {
       qb(r) = w(block[r]);
       for (int c = 0; c < k; ++c) qb(r) -= Mb(r, c) * z(block[c]);
     }
-    if (!solve_small_lcp(Mb, qb, zb)) continue;
+    if (!solve_small_lcp(Mb, qb, zb, small_)) continue;
     for (int c = 0; c < k; ++c) {
       const double dz = zb(c) - z(block[c]);
       if (dz == 0.0) continue;

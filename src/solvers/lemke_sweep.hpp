@@ -19,10 +19,21 @@
 #pragma once
 
 #include "solvers/lcp.hpp"
+#include "solvers/lemke_pivoting.hpp"
 
 #include <vector>
 
 namespace pegsim::lemke_detail {
+
+// The storage of solve_small_lcp, kept by a caller that solves many blocks:
+// blocks of sizes seen before then allocate nothing (issue 11: no heap work
+// in a steady step). It carries nothing from one solve to the next.
+struct SmallLcpWorkspace {
+  VecX D, row, col, qs;
+  std::vector<int> rest;
+  PivotWorkspace pivoting;
+  PivotRun run;
+};
 
 class BlockSweeper {
  public:
@@ -36,10 +47,15 @@ class BlockSweeper {
   const LcpProblem& p_;
   std::vector<int> rows_;    // the blocks' rows, block after block
   std::vector<int> starts_;  // block k: rows_[starts_[k] .. starts_[k + 1])
+  // a sweep's scratch (a block's M, q, z and its Lemke tableau): storage only
+  mutable MatX Mb_;
+  mutable VecX qb_, zb_;
+  mutable SmallLcpWorkspace small_;
 };
 
 // A small LCP (M, q) solved by Lemke's method after equilibration; false when
 // no solution comes out.
 bool solve_small_lcp(const MatX& M, const VecX& q, VecX& z);
+bool solve_small_lcp(const MatX& M, const VecX& q, VecX& z, SmallLcpWorkspace& workspace);
 
 }  // namespace pegsim::lemke_detail
