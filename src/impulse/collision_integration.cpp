@@ -1,13 +1,15 @@
 // Integration of one collision in the normal impulse p_z (collision_integration.hpp).
 //
-// Numerics: fixed-step RK4 in p_z on (u, W), W = integral of u_z dp_z (the
-// normal work, for the energetic law), with the step p_ref / steps,
-// p_ref = ((1 + e)(-u0_z) + floor)/K_zz the frictionless normal impulse.
-// Events inside a step (u_z = 0 at maximum compression, |u_t| = 0 at the start
-// of sticking, the end of restitution) are located by linear interpolation of
-// the event function over the step, and the step is taken again to there from
-// its start. The final impulse is p = K^-1 (u_end - u0) (paper eq. 7), not a
-// sum of increments, so that u_end and p agree to round-off.
+// Numerics: while sliding, fixed-step RK4 in p_z on (u, W), W = integral of
+// u_z dp_z (the normal work, for the energetic law), with the step
+// p_ref / steps, p_ref = ((1 + e)(-u0_z) + floor)/K_zz the frictionless
+// normal impulse. Events inside a step (maximum compression u_z = 0, the end
+// of restitution) are located by false position on the retaken step; the
+// slip's stop by the Euler step to it (exact while the slip keeps its
+// direction). Once the flow is linear (sticking, or no friction) every
+// remaining event is in closed form. The final impulse is
+// p = K^-1 (u_end - u0) (paper eq. 7), not a sum of increments, so that
+// u_end and p agree to round-off.
 #include "impulse/collision_integration.hpp"
 
 #include <Eigen/Cholesky>
