@@ -63,6 +63,22 @@ void bind_report(py::module_& m) {
       .def_readonly("step", &StepReport::step, "index of the step just taken")
       .def_readonly("time", &StepReport::time, "time at the end of the step (s)")
       .def_readonly("contacts_found", &StepReport::contacts_found, "feature pairs the narrowphase found")
+      .def_property_readonly("impulse", [](const StepReport& r) {
+        const ImpulseCounts& c = r.impulse;
+        py::dict d;
+        d["events"] = c.events;
+        d["collisions"] = c.collisions;
+        d["micro_collisions"] = c.micro_collisions;
+        d["sticking"] = c.sticking;
+        d["jams"] = c.jams;
+        d["min_advance_clamps"] = c.min_advance_clamps;
+        d["sweep_overruns"] = c.sweep_overruns;
+        d["collision_budget_exhausted"] = c.collision_budget_exhausted;
+        d["event_budget_exhausted"] = c.event_budget_exhausted;
+        d["min_distance"] = c.min_distance;
+        d["max_energy_gain"] = c.max_energy_gain;
+        return d;
+      }, "the impulse stepper's events over the step (sim/step_report.hpp ImpulseCounts; zero for the others)")
       .def_property_readonly("u", [](const StepReport& r) { return r.constraints.u; }, "U-constraints built")
       .def_property_readonly("i", [](const StepReport& r) { return r.constraints.i; }, "I-constraints built")
       .def_property_readonly("x", [](const StepReport& r) { return r.constraints.x; }, "X-constraints built")

@@ -202,6 +202,22 @@ void bind_scene(py::module_& m) {
       .def("friction", [](const Scene& s, const std::string& a, const std::string& b) {
         return s.model.mu(material_named(s.model, a), material_named(s.model, b));
       }, py::arg("a"), py::arg("b"))
+      // restitution (the impulse stepper's, sim/impulse_stepping.hpp)
+      .def("set_restitution", [](Scene& s, const std::string& a, const std::string& b, double e) {
+        s.model.set_restitution(material_named(s.model, a), material_named(s.model, b), e);
+      }, py::arg("a"), py::arg("b"), py::arg("e"), "coefficient of restitution of a material pair, in [0, 1]")
+      .def("restitution", [](const Scene& s, const std::string& a, const std::string& b) {
+        return s.model.restitution_of(material_named(s.model, a), material_named(s.model, b));
+      }, py::arg("a"), py::arg("b"))
+      .def_property("collision_tolerance", [](const Scene& s) { return s.model.options.impulse.collision_tolerance; },
+                    [](Scene& s, double eps) {
+                      s.model.options.impulse.collision_tolerance = checked_positive(eps, "collision_tolerance");
+                    }, "the impulse stepper's collision envelope (m)")
+      .def_property("restitution_law", [](const Scene& s) { return s.model.options.impulse.restitution_law; },
+                    [](Scene& s, const std::string& law) {
+                      check_name("restitution_law", law, {"poisson", "stronge", "newton"});
+                      s.model.options.impulse.restitution_law = law;
+                    }, "the impulse stepper's restitution law: poisson (the paper's), stronge or newton")
       // bodies
       .def("add_body", [](Scene& s, const ShapeHandle& shape, py::object position, py::object orientation, double theta,
                           py::object velocity, py::object angular_velocity, std::optional<double> mass,

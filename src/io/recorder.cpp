@@ -204,6 +204,8 @@ struct Recorder::Impl {
     cone_violation = col(s, "cone_violation", {}, double{});
     penetration_exceeded = col(s, "penetration_exceeded", {}, std::uint8_t{});
     if (timings) stage_seconds = col(s, "stage_seconds", {hsize_t{kStages}}, double{});
+    // the impulse stepper: its events between this row and the last (sim/impulse_stepping.hpp)
+    if (model.options.stepper == "impulse") impulse_events = col(s, "impulse_events", {4}, std::int32_t{});
     // joints: the largest position and velocity error, before and after the joint correction
     if (!model.joints.empty()) {
       joint_errors = col(s, "joint_errors", {4}, double{});
@@ -260,7 +262,9 @@ struct Recorder::Impl {
       contact_count, contacts_found, constraints, traps, solver_status, solver_iterations, solver_calls, solver_failures, solver_recoveries,
       problem_size, complementarity, feasibility, max_penetration, islands, escalations, solved_by,
       certified_residual, cone_violation, penetration_exceeded, stage_seconds, joint_errors,
-      joint_positions, joint_velocities, joint_wrenches;
+      joint_positions, joint_velocities, joint_wrenches, impulse_events;
+  // events, collisions, micro-collisions, sticking collisions since the last recorded row
+  std::array<std::int32_t, 4> impulse_since_row{};
   std::optional<Model> joint_model;  // a copy, for the joint coordinates of each row (models with joints only)
   std::optional<Column> step_offset, body_a, body_b, kind, primary, feature_a, feature_b, point_a,
       point_b, normal, gap, applicability, normal_impulse, friction_impulse;
@@ -272,7 +276,7 @@ std::vector<std::optional<Column>*> Recorder::Impl::columns() {
           &contact_count, &contacts_found, &constraints, &traps, &solver_status, &solver_iterations, &solver_calls, &solver_failures, &solver_recoveries,
           &problem_size, &complementarity, &feasibility, &max_penetration, &islands, &escalations, &solved_by,
           &certified_residual, &cone_violation, &penetration_exceeded, &stage_seconds, &joint_errors,
-          &joint_positions, &joint_velocities, &joint_wrenches, &step_offset, &body_a, &body_b, &kind, &primary, &feature_a, &feature_b, &point_a,
+          &joint_positions, &joint_velocities, &joint_wrenches, &impulse_events, &step_offset, &body_a, &body_b, &kind, &primary, &feature_a, &feature_b, &point_a,
           &point_b, &normal, &gap, &applicability, &normal_impulse, &friction_impulse};
 }
 
@@ -349,6 +353,10 @@ void Recorder::Impl::record(const State& state, const StepReport* report) {
   cone_violation->append_value(r.cone_violation);
   penetration_exceeded->append_value(std::uint8_t{r.penetration_exceeded});
   if (stage_seconds) stage_seconds->append(r.profile.seconds.data());
+  if (impulse_events) {
+    impulse_events->append(impulse_since_row.data());
+    impulse_since_row.fill(0);
+  }
   if (joint_errors) {
     const double e[4] = {r.joint_position_error_before, r.joint_velocity_error_before, r.joint_position_error,
                          r.joint_velocity_error};
@@ -399,6 +407,11 @@ Recorder::~Recorder() {
 
 void Recorder::on_step(const Model& model, const State& state, const StepReport& report) {
   if (impl_->closed) throw RecordingError(impl_->writer.file() + ": the recording is closed");
+  auto& since = impl_->impulse_since_row;
+  since[0] += report.impulse.events;
+  since[1] += report.impulse.collisions;
+  since[2] += report.impulse.micro_collisions;
+  since[3] += report.impulse.sticking;
   if (state.step % impl_->every != 0) return;
   h5::QuietErrors quiet;
   impl_->record(state, &report);

@@ -75,6 +75,9 @@ struct RecordedStep {
   // the wrench [force; torque about B's anchor] its rows applied to end B (world frame)
   std::vector<double> joint_positions, joint_velocities;
   std::vector<Vec6> joint_wrenches;
+  // the impulse stepper's events, collisions, micro-collisions and sticking
+  // collisions since the previous row (empty for other steppers)
+  std::vector<int> impulse_events;
 };
 
 // A joint as a recording keeps it: its ends (-1: the world) and each end's

@@ -189,6 +189,8 @@ void read_steps(const h5::Reader& r, Recording& out) {
 
   std::vector<double> joint_errors, joint_positions, joint_velocities, joint_wrenches;
   if (r.exists("/steps/joint_errors")) joint_errors = r.dataset<double>("/steps/joint_errors", {n, 4});
+  std::vector<std::int32_t> impulse_events;
+  if (r.exists("/steps/impulse_events")) impulse_events = r.dataset<std::int32_t>("/steps/impulse_events", {n, 4});
   const hsize_t nj = out.joints.size();
   if (r.exists("/steps/joint_positions")) {
     joint_positions = r.dataset<double>("/steps/joint_positions", {n, nj});
@@ -234,6 +236,7 @@ void read_steps(const h5::Reader& r, Recording& out) {
       s.penetration_exceeded = exceeded[k] != 0;
     }
     if (!joint_errors.empty()) s.joint_errors.assign(&joint_errors[4 * k], &joint_errors[4 * k + 4]);
+    if (!impulse_events.empty()) s.impulse_events.assign(&impulse_events[4 * k], &impulse_events[4 * k + 4]);
     if (!joint_positions.empty()) {
       s.joint_positions.assign(&joint_positions[nj * k], &joint_positions[nj * (k + 1)]);
       s.joint_velocities.assign(&joint_velocities[nj * k], &joint_velocities[nj * (k + 1)]);

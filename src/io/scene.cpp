@@ -75,6 +75,31 @@ void parse_friction(const Field& friction, double default_mu, Model& model) {
   }
 }
 
+// every pair gets default_e (options.restitution), then the listed pairs their
+// own e (read by the impulse stepper, sim/impulse_stepping.hpp)
+void parse_restitution(const Field& restitution, double default_e, Model& model) {
+  const std::size_t n = model.materials.size();
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = a; b < n; ++b)
+      model.set_restitution(MaterialId{static_cast<std::uint32_t>(a)}, MaterialId{static_cast<std::uint32_t>(b)},
+                            default_e);
+  if (!restitution.present()) return;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, int> first_line;
+  for (const Field& item : restitution.items()) {
+    item.expect_keys({"materials", "e"});
+    const Field pair = item.require("materials");
+    const auto names = pair.items(2);
+    MaterialId a = find_material(names[0], model), b = find_material(names[1], model);
+    const Field e_field = item.require("e");
+    const double e = e_field.non_negative();
+    if (e > 1.0) e_field.fail("a coefficient of restitution lies in [0, 1], got " + e_field.describe());
+    const auto key = std::minmax(a.index, b.index);
+    if (auto [it, fresh] = first_line.emplace(key, pair.line()); !fresh)
+      pair.fail("duplicate restitution pair (first given at line " + std::to_string(it->second + 1) + ")");
+    model.set_restitution(a, b, e);
+  }
+}
+
 }  // namespace scene_detail
 
 namespace {
@@ -138,8 +163,8 @@ Scene load_scene_string(const std::string& yaml_text, const std::string& source)
   const Field top = root_field(root, &source);
   if (root.IsNull()) top.fail("the scene is empty (it needs at least bodies:)");
   if (!root.IsMap())
-    top.fail("a scene is a map with keys options, materials, friction, shapes, bodies, joints, robots, controllers");
-  top.expect_keys({"options", "materials", "friction", "shapes", "bodies", "joints", "robots", "controllers"});
+    top.fail("a scene is a map with keys options, materials, friction, restitution, shapes, bodies, joints, robots, controllers");
+  top.expect_keys({"options", "materials", "friction", "restitution", "shapes", "bodies", "joints", "robots", "controllers"});
 
   Scene scene;
   scene.source = source;
@@ -151,6 +176,7 @@ Scene load_scene_string(const std::string& yaml_text, const std::string& source)
     scene.name = options.name.empty() ? default_name(source) : options.name;
     parse_materials(top["materials"], scene.model);
     parse_friction(top["friction"], options.default_friction, scene.model);
+    parse_restitution(top["restitution"], options.default_restitution, scene.model);
     const ShapeLibrary shapes = parse_shape_library(top["shapes"], options.sim.dimension);
     std::vector<Vec3> shape_origins;
     parse_bodies(top.require("bodies"), shapes, scene.model, scene.state, &shape_origins);

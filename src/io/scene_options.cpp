@@ -19,7 +19,10 @@ SceneOptions parse_options(const Field& options) {
                        "gravity", "solver_tolerance", "solver_max_iterations", "max_problem_size", "solver_relaxation", "solver_chain",
                        "max_cone_violation", "max_penetration", "islands", "position_correction",
                        "correction_tolerance", "correction_iterations", "joint_stabilization", "joint_correction",
-                       "joint_eps_p", "joint_eps_v", "joint_correction_iterations"});
+                       "joint_eps_p", "joint_eps_v", "joint_correction_iterations",
+                       // the impulse stepper (SimOptions::impulse)
+                       "restitution", "collision_tolerance", "restitution_law", "micro_speed_min", "impulse_steps",
+                       "max_collisions_per_step", "max_events_per_step", "min_advance"});
 
   // dimension first: gravity's length depends on it
   if (Field f = options["dimension"]; f.present()) {
@@ -113,6 +116,19 @@ SceneOptions parse_options(const Field& options) {
   if (Field f = options["joint_eps_v"]; f.present()) sim.joints.eps_v = f.positive();
   if (Field f = options["joint_correction_iterations"]; f.present())
     sim.joints.correction_iterations = f.integer_at_least(1);
+  // the impulse stepper (sim/impulse_stepping.hpp)
+  ImpulseOptions& imp = sim.impulse;
+  if (Field f = options["restitution"]; f.present()) {
+    out.default_restitution = f.non_negative();
+    if (out.default_restitution > 1.0) f.fail("a coefficient of restitution lies in [0, 1], got " + f.describe());
+  }
+  if (Field f = options["collision_tolerance"]; f.present()) imp.collision_tolerance = f.positive();
+  if (Field f = options["restitution_law"]; f.present()) imp.restitution_law = f.choice({"poisson", "stronge", "newton"});
+  if (Field f = options["micro_speed_min"]; f.present()) imp.micro_speed_min = f.positive();
+  if (Field f = options["impulse_steps"]; f.present()) imp.integration_steps = f.integer_at_least(8);
+  if (Field f = options["max_collisions_per_step"]; f.present()) imp.max_collisions_per_step = f.integer_at_least(1);
+  if (Field f = options["max_events_per_step"]; f.present()) imp.max_events_per_step = f.integer_at_least(1);
+  if (Field f = options["min_advance"]; f.present()) imp.min_advance = f.positive();
   return out;
 }
 

@@ -18,12 +18,14 @@ struct SceneOptions {
   SimOptions sim;
   std::string name;              // empty when the scene names none
   double default_friction = 0.0;  // mu of every material pair not listed under friction:
+  double default_restitution = 0.0;  // e of every material pair not listed under restitution:
 };
 SceneOptions parse_options(const Field& options);  // `options` may be absent
 
 // materials:, friction: (scene.cpp)
 void parse_materials(const Field& materials, Model& model);
 void parse_friction(const Field& friction, double default_mu, Model& model);
+void parse_restitution(const Field& restitution, double default_e, Model& model);  // restitution: (scene.cpp)
 MaterialId find_material(const Field& name, const Model& model);  // fails on an unknown name
 
 // shapes: (scene_shapes.cpp). Shapes are kept in their own frame; bodies centre them.

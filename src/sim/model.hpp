@@ -43,6 +43,27 @@ struct Material {
   std::string name;
 };
 
+// The event-driven impulse stepper (Mirtich-Canny; sim/impulse_stepping.hpp).
+struct ImpulseOptions {
+  // Collision envelope eps (m): a pair closer than this is checked for
+  // colliding contact points; time-of-impact bounds advance pairs to eps / 2.
+  // It must be below every gap a scene means to keep open (billiards: 0.1 mm).
+  double collision_tolerance = 1e-5;
+  std::string restitution_law = "poisson";  // poisson (the paper's), stronge, newton
+  // Micro-collisions: a collision approaching slower than
+  // v_mu = max(micro_speed_min, sqrt(2 |g| eps)) ends its restitution no
+  // slower than v_mu (the body hops a height of about eps).
+  double micro_speed_min = 1e-4;  // m/s
+  int integration_steps = 256;    // RK4 steps of a collision's nominal normal impulse
+  // Budgets per step: never a hang. Past max_collisions the step's remaining
+  // collisions are not resolved (bodies fly on; counted); past max_events the
+  // rest of the step is flown without time-of-impact checks (counted). A
+  // time-of-impact bound below min_advance (s) is raised to it (counted).
+  int max_collisions_per_step = 20000;
+  int max_events_per_step = 200000;
+  double min_advance = 1e-7;
+};
+
 struct SimOptions {
   Dimension dimension = Dimension::Spatial;
   double h = 0.005;           // time step (s)
@@ -104,6 +125,8 @@ struct SimOptions {
   int correction_iterations = 4;
   // Joints (joints/joint.hpp): stabilization, Algorithm 1 and its tolerances.
   JointOptions joints;
+  // The impulse stepper's settings (sim/impulse_stepping.hpp; ignored by the others).
+  ImpulseOptions impulse;
 };
 
 struct Model {
@@ -112,6 +135,9 @@ struct Model {
   std::vector<Material> materials;  // index 0 is "default" when a scene names none
   // friction coefficient per material pair, symmetric, size materials^2
   std::vector<double> friction;
+  // coefficient of restitution per material pair, symmetric, size materials^2
+  // (read by the impulse stepper; the time-stepping stepper's impacts are plastic)
+  std::vector<double> restitution;
   // Joints between bodies or a body and the world (joints/joint.hpp), and the
   // PD controllers on their coordinates (joints/controller_spec.hpp) that the
   // world runs at the start of every step.
@@ -124,10 +150,14 @@ struct Model {
   double mu(MaterialId a, MaterialId b) const {
     return friction[a.index * materials.size() + b.index];
   }
+  double restitution_of(MaterialId a, MaterialId b) const {
+    return restitution[a.index * materials.size() + b.index];
+  }
   std::size_t body_count() const { return bodies.size(); }
   BodyId add_body(BodyModel body);
   MaterialId add_material(std::string name);
   void set_friction(MaterialId a, MaterialId b, double mu);
+  void set_restitution(MaterialId a, MaterialId b, double e);  // e in [0, 1]
 };
 
 }  // namespace pegsim

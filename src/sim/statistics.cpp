@@ -58,6 +58,15 @@ void RunStatistics::on_step(const Model& model, const State& state, const StepRe
   joint_position_error = std::max(joint_position_error, r.joint_position_error);
   joint_velocity_error = std::max(joint_velocity_error, r.joint_velocity_error);
   joint_correction_iterations += r.joint_correction_iterations;
+  const ImpulseCounts& ic = r.impulse;
+  impulse_events += ic.events;
+  impulse_collisions += ic.collisions;
+  impulse_micro += ic.micro_collisions;
+  impulse_sticking += ic.sticking;
+  impulse_jams += ic.jams;
+  impulse_clamps += ic.min_advance_clamps;
+  impulse_exhausted += ic.collision_budget_exhausted || ic.event_budget_exhausted;
+  impulse_min_distance = std::min(impulse_min_distance, ic.min_distance);
   energy_final = mechanical_energy(model, state);
   energy_max_rise = std::max(energy_max_rise, energy_final - energy_initial);
   momentum_final = linear_momentum(model, state);
@@ -119,6 +128,11 @@ std::string RunStatistics::summary(double wall_seconds) const {
         "correction iterations %ld\n",
         joints, joint_position_error, joint_velocity_error, joint_position_error_before, joint_velocity_error_before,
         joint_correction_iterations);
+  if (impulse_events > 0)
+    add("impulse events        %ld (%.1f per step), collisions %ld (%.1f per step; micro %ld, sticking %ld, jams %ld), "
+        "min-advance clamps %ld, steps over budget %ld, smallest distance at an event %.3g m\n",
+        impulse_events, impulse_events / n, impulse_collisions, impulse_collisions / n, impulse_micro, impulse_sticking,
+        impulse_jams, impulse_clamps, impulse_exhausted, impulse_min_distance);
   add("energy                initial %.6g J, final %.6g J, drift %.3g (relative), largest rise %.3g J\n",
       energy_initial, energy_final, energy_drift(), energy_max_rise);
   add("momentum              initial (%.6g, %.6g, %.6g), final (%.6g, %.6g, %.6g), drift |dp|/|p0| %.3g\n",

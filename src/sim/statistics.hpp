@@ -5,6 +5,7 @@
 #include "sim/state.hpp"
 #include "sim/step_report.hpp"
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,11 @@ class RunStatistics final : public StepObserver {
   double joint_position_error_before = 0.0, joint_velocity_error_before = 0.0;
   double joint_position_error = 0.0, joint_velocity_error = 0.0;
   long joint_correction_iterations = 0;
+  // the impulse stepper (StepReport::impulse): events, collisions, micro-collisions,
+  // sticking collisions, jams, min-advance clamps; steps whose budget ran out
+  long impulse_events = 0, impulse_collisions = 0, impulse_micro = 0, impulse_sticking = 0, impulse_jams = 0,
+       impulse_clamps = 0, impulse_exhausted = 0;
+  double impulse_min_distance = std::numeric_limits<double>::infinity();
   double energy_initial = 0.0, energy_final = 0.0, energy_max_rise = 0.0;
   Vec3 momentum_initial = Vec3::Zero(), momentum_final = Vec3::Zero();
   StepProfile total_time;  // seconds per stage, summed over steps

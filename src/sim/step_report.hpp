@@ -68,6 +68,22 @@ struct IslandReport {
   double cone_violation = 0.0;
 };
 
+// What the impulse stepper (sim/impulse_stepping.hpp) did over a step: its
+// events between the output frames. Zero for the other steppers.
+struct ImpulseCounts {
+  int events = 0;              // time-of-impact events: a pair advanced to and its distance measured
+  int collisions = 0;          // collision impulses applied (paper eq. 7 integrated)
+  int micro_collisions = 0;    // of them, approaching slower than v_mu (restitution floored at v_mu)
+  int sticking = 0;            // of them, whose slip stopped and stuck (stable sticking)
+  int jams = 0;                // of them, resolved by the sticking fallback (du_z/dp_z <= 0, paper footnote 1)
+  int min_advance_clamps = 0;  // time-of-impact bounds raised to ImpulseOptions::min_advance
+  int sweep_overruns = 0;      // pairs still approaching after their sweep cap (4 per contact point)
+  bool collision_budget_exhausted = false;  // max_collisions_per_step reached: later collisions unresolved
+  bool event_budget_exhausted = false;      // max_events_per_step reached: the rest flown unchecked
+  double min_distance = std::numeric_limits<double>::infinity();  // smallest pair distance at any event (m)
+  double max_energy_gain = 0.0;  // largest kinetic energy one collision added (J; > 0 only by the micro floor)
+};
+
 // What a step did, whatever the stepper (sim/stepper.hpp). The solve fields
 // speak of the stepper's problems (the time-stepping stepper: one
 // complementarity problem per contact island); a stepper without a solve
@@ -109,6 +125,7 @@ struct StepReport {
   // per model joint: the wrench its rows applied to its end B over the step,
   // [force (N); torque about B's anchor (N m)], world frame (joints/joint_problem.hpp)
   std::vector<Vec6> joint_wrenches;
+  ImpulseCounts impulse;  // the impulse stepper's events (zero for the others)
   StepProfile profile;
 
   // Back to a fresh report for step `index`, keeping the vectors' storage.
@@ -132,6 +149,7 @@ struct StepReport {
     joint_position_error_before = joint_velocity_error_before = joint_position_error = joint_velocity_error = 0.0;
     joint_correction_iterations = 0;
     joint_wrenches.clear();
+    impulse = ImpulseCounts{};
     profile = StepProfile{};
   }
 };

@@ -2,16 +2,18 @@
 #include "sim/stepper.hpp"
 
 #include "sim/certification.hpp"
+#include "sim/impulse_stepping.hpp"
 #include "sim/time_stepping.hpp"
 
 #include <stdexcept>
 
 namespace pegsim {
 
-std::vector<std::string> stepper_names() { return {"time-stepping"}; }
+std::vector<std::string> stepper_names() { return {"time-stepping", "impulse"}; }
 
 std::unique_ptr<Stepper> make_stepper(std::string_view name) {
   if (name == "time-stepping") return std::make_unique<TimeSteppingStepper>();
+  if (name == "impulse") return std::make_unique<ImpulseStepper>();
   throw std::invalid_argument("unknown stepper '" + std::string(name) + "' (available: " +
                               chain_text(stepper_names()) + ")");
 }

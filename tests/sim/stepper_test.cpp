@@ -23,11 +23,12 @@ std::string error_of(const std::function<void()>& f) {
   return "";
 }
 
-TEST(Stepper, RegistryNamesTheTimeSteppingStepperAndRefusesOthers) {
-  EXPECT_EQ(stepper_names(), (std::vector<std::string>{"time-stepping"}));
+TEST(Stepper, RegistryNamesTheSteppersAndRefusesOthers) {
+  EXPECT_EQ(stepper_names(), (std::vector<std::string>{"time-stepping", "impulse"}));
   EXPECT_EQ(make_stepper("time-stepping")->name(), "time-stepping");
-  const std::string e = error_of([] { make_stepper("impulse"); });
-  EXPECT_NE(e.find("unknown stepper 'impulse' (available: time-stepping)"), std::string::npos) << e;
+  EXPECT_EQ(make_stepper("impulse")->name(), "impulse");
+  const std::string e = error_of([] { make_stepper("verlet"); });
+  EXPECT_NE(e.find("unknown stepper 'verlet' (available: time-stepping, impulse)"), std::string::npos) << e;
 }
 
 TEST(Stepper, AFailedOptionLeavesTheWorldAsItWas) {
@@ -35,7 +36,7 @@ TEST(Stepper, AFailedOptionLeavesTheWorldAsItWas) {
   const std::vector<std::string> chain = w.solver_chain();
   EXPECT_NE(error_of([&] { w.set_solver_chain({"pgs", "nosuch"}); }).find("unknown solver 'nosuch'"), std::string::npos);
   EXPECT_EQ(w.solver_chain(), chain);
-  EXPECT_NE(error_of([&] { w.set_stepper("nosuch"); }).find("available: time-stepping"), std::string::npos);
+  EXPECT_NE(error_of([&] { w.set_stepper("nosuch"); }).find("available: time-stepping, impulse"), std::string::npos);
   EXPECT_EQ(w.model().options.stepper, "time-stepping");
   EXPECT_EQ(w.step().solver_failures, 0);  // and it still steps
 }
