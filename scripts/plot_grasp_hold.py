@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Creep of the held cube of scenes/grasp-hold.yaml, from a recording.
 
-    build/pegsim run scenes/grasp-hold.yaml --record grasp-hold.h5 --quiet
+    build/pegsim run scenes/grasp-hold.yaml --time 30 --record grasp-hold.h5 --quiet
     /usr/bin/python3 scripts/plot_grasp_hold.py grasp-hold.h5 OUTDIR [--settled 1.5]
 
 The cube's centre in each finger's frame (the fingers are bodies
