@@ -19,7 +19,8 @@ SceneOptions parse_options(const Field& options) {
                        "gravity", "solver_tolerance", "solver_max_iterations", "max_problem_size", "solver_relaxation", "solver_chain",
                        "max_cone_violation", "max_penetration", "islands", "position_correction",
                        "correction_tolerance", "correction_iterations", "joint_stabilization", "joint_correction",
-                       "joint_eps_p", "joint_eps_v", "joint_correction_iterations"});
+                       "joint_eps_p", "joint_eps_v", "joint_correction_iterations",
+                       "touch_distance", "viscous_friction", "restitution", "friction_cone"});
 
   // dimension first: gravity's length depends on it
   if (Field f = options["dimension"]; f.present()) {
@@ -113,6 +114,16 @@ SceneOptions parse_options(const Field& options) {
   if (Field f = options["joint_eps_v"]; f.present()) sim.joints.eps_v = f.positive();
   if (Field f = options["joint_correction_iterations"]; f.present())
     sim.joints.correction_iterations = f.integer_at_least(1);
+  // the Drumwright-Shell steppers (SimOptions::drumwright_shell, docs/contact-models.md)
+  DrumwrightShellOptions& ds = sim.drumwright_shell;
+  if (Field f = options["touch_distance"]; f.present()) ds.touch = f.non_negative();
+  if (Field f = options["viscous_friction"]; f.present()) ds.viscous = f.non_negative();
+  if (Field f = options["restitution"]; f.present()) {
+    ds.restitution = f.non_negative();
+    if (ds.restitution > 1.0) f.fail("must lie in [0, 1] (Newton's coefficient of restitution), got " + f.describe());
+  }
+  if (Field f = options["friction_cone"]; f.present())
+    ds.circular_cone = f.choice({"circular", "pyramid"}) == "circular";
   return out;
 }
 

@@ -43,6 +43,17 @@ struct Material {
   std::string name;
 };
 
+// The Drumwright-Shell steppers' parameters (docs/contact-models.md; the
+// papers leave them open, shared/notes/drumwright-shell.md A.4, B.3, B.6).
+struct DrumwrightShellOptions {
+  // |gap| (m) up to which a contact touches: its tangential law (no-slip rows
+  // (45)-(46), the viscous impulse, the convex model's contact set) applies.
+  double touch = 1e-5;
+  double viscous = 0.0;       // mu_v (N s/m) per touching contact, stepper viscous (002 eq. (15))
+  double restitution = 0.0;   // epsilon of the convex model, in [0, 1] (000 l.72, Newton's law)
+  bool circular_cone = true;  // convex model: the true cone f_i (000 l.123), or the 4-sided pyramid
+};
+
 struct SimOptions {
   Dimension dimension = Dimension::Spatial;
   double h = 0.005;           // time step (s)
@@ -104,6 +115,7 @@ struct SimOptions {
   int correction_iterations = 4;
   // Joints (joints/joint.hpp): stabilization, Algorithm 1 and its tolerances.
   JointOptions joints;
+  DrumwrightShellOptions drumwright_shell;
 };
 
 struct Model {
