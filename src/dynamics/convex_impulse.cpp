@@ -69,14 +69,15 @@ void solve_convex_impulse(const ConvexImpulseInput& in, ConvexImpulseResult& out
       R = R * null_space(E);
     }
   }
-  // g: when R_N' w_s vanishes, g <= 0 means R_N y = 0 (the normals are fixed)
+  // g: with kappa = 1, when R_N' w_s vanishes g <= 0 means R_N y = 0 (the normals are fixed)
+  const double kappa = std::max(in.normal_bound, 1.0);
   bool keep_g = false;
   if (R.cols() > 0) {
     const MatX R_N = R.topRows(n);
     const VecX q = R_N.transpose() * out.w_s;
     const double scale = R_N.norm() * out.w_s.norm();
-    if (q.norm() <= kRankTolerance * scale || scale == 0.0) R = R * null_space(R_N);
-    else keep_g = true;
+    if (kappa == 1.0 && (q.norm() <= kRankTolerance * scale || scale == 0.0)) R = R * null_space(R_N);
+    else keep_g = scale > 0.0;
   }
   out.search_dimension = static_cast<int>(R.cols());
   const VecX u_T0 = D * w + b_T;
@@ -113,15 +114,19 @@ void solve_convex_impulse(const ConvexImpulseInput& in, ConvexImpulseResult& out
       QuadraticConstraint g;
       g.H = R_N.transpose() * R_N;
       g.g = 2.0 * R_N.transpose() * out.w_s;
+      g.c = (1.0 - kappa * kappa) * out.w_s.squaredNorm();  // ||w_s + R_N y||^2 - kappa^2 ||w_s||^2
       constraints.push_back(g);
-      // strictly feasible start: along -R_N' w_s from g's minimiser on that line, halved until every f_i < 0
-      const VecX q = R_N.transpose() * out.w_s;
+      // strictly feasible start: y = 0 when kappa > 1; else along -R_N' w_s from g's minimiser on that
+      // line, halved until every f_i < 0
+      const VecX q = kappa > 1.0 ? VecX::Zero(R.cols()) : VecX(R_N.transpose() * out.w_s);
       const double curvature = (R_N * q).squaredNorm();
       double s = curvature > 0.0 ? q.squaredNorm() / curvature : 1.0;
       for (int k = 0; k < 200; ++k, s *= 0.5) {
         y0 = -s * q;
         bool inside = true;
         for (const QuadraticConstraint& f : constraints) inside &= f.value(y0) < 0.0;
+        // f_i < 0 holds on both nappes: the start must be on x_N,i > 0 (guide A.9-4)
+        for (int i : frictional) inside &= out.w_s(i) + R.row(i).dot(y0) > 0.0;
         if (inside) break;
       }
     }
@@ -130,6 +135,7 @@ void solve_convex_impulse(const ConvexImpulseInput& in, ConvexImpulseResult& out
       y = cod.solve(-v);
     } else {
       BarrierOptions o;
+      o.max_newton_steps = 100;  // per centering: impacts of a tumbling box needed more than 50
       o.gap_tolerance = 1e-12 * (1.0 + in.b.squaredNorm());
       o.t0 = static_cast<double>(constraints.size()) / std::max(u_T0.squaredNorm(), 1e-300);
       const BarrierResult r = minimize_log_barrier(U, v, constraints, y0, o);
@@ -145,13 +151,19 @@ void solve_convex_impulse(const ConvexImpulseInput& in, ConvexImpulseResult& out
   const VecX u_N = C * out.x + b_N;
   out.restitution_residual = (u_N + e * b_N).cwiseAbs().maxCoeff();
   out.tangential = (D * out.x + b_T).norm();
+  std::vector<char> has_friction(n, 0);
+  for (int i : frictional) has_friction[i] = 1;
+  const double round_off = kRankTolerance * (1.0 + out.x.cwiseAbs().maxCoeff());
   for (int i = 0; i < n; ++i) {
     const double s = out.x(n + 2 * i), t = out.x(n + 2 * i + 1);
     const double friction = in.circular_cone ? std::hypot(s, t) : std::abs(s) + std::abs(t);
-    if (friction == 0.0 || std::isinf(in.mu(i))) continue;  // a negative x_N,i alone is counted in negative_normals
-    out.cone_violation = std::max(out.cone_violation, friction - in.mu(i) * out.x(i));
+    if (std::isinf(in.mu(i))) continue;
+    // a contact without friction (mu = 0, or a non-positive w_i: its x_N,i < 0 is counted in
+    // negative_normals) violates its cone by its round-off friction beyond round-off only
+    const double excess = has_friction[i] ? friction - in.mu(i) * out.x(i) : friction - round_off;
+    out.cone_violation = std::max(out.cone_violation, excess);
   }
-  out.normal_norm_excess = std::max(0.0, out.x.head(n).norm() - out.w_s.norm());
+  out.normal_norm_excess = std::max(0.0, out.x.head(n).norm() - kappa * out.w_s.norm());
 }
 
 }  // namespace pegsim

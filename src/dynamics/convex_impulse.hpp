@@ -27,6 +27,8 @@
 //     sphere on a plane); otherwise the strictly feasible start is
 //     y0 = -s R_N' w_s, s halved from g's minimiser along that line until
 //     every f_i < 0 (f_i(0) = -mu_i^2 w_i^2 < 0);
+//   - ||x_N|| <= kappa ||w_s|| with kappa = ConvexImpulseInput::normal_bound
+//     (1: the paper; see there);
 //   - the barrier stops at a duality-gap bound of 1e-12 (1 + |b|^2) (m/s)^2:
 //     the tangential kinetic objective is that close to its optimum.
 #pragma once
@@ -41,6 +43,15 @@ struct ConvexImpulseInput {
   VecX mu; // n (infinity: no cone)
   double restitution = 0.0;
   bool circular_cone = true;
+  // kappa of ||x_N|| <= kappa ||w_s||: 1 is the paper's g (l.100-102). With
+  // kappa = 1 and w_s the minimum-norm solution, every redistribution of the
+  // normal impulses that C x = C w allows is orthogonal to w_s when the
+  // contacts are symmetric (a box's four corners), so g forbids it: friction
+  // that needs a different normal split (the moment of friction below the
+  // centre of mass) is impossible, and a box on an incline slides whatever
+  // mu (tests/sim/convex_impulse_test.cpp). kappa > 1 is a deviation that
+  // allows it (y = 0 is then strictly inside g).
+  double normal_bound = 1.0;
 };
 
 struct ConvexImpulseResult {

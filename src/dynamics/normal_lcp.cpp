@@ -61,7 +61,7 @@ void build_no_slip_lcp(const ContactSpace& space, const VecX& free_velocity, dou
   std::vector<int> candidate_of;
   int rows = 0;
   for (int i = 0; i < n; ++i) {
-    if (std::abs(space.gap(i)) > touch) continue;  // guide B.6 [choice]: no-slip only where the bodies touch
+    if (space.gap(i) > touch) continue;  // guide B.6 [choice]: no-slip only where the bodies touch (or overlap)
     out.touching[i] = 1;
     candidates.row(rows++) = space.S.row(i);
     candidates.row(rows++) = space.T.row(i);
@@ -97,7 +97,7 @@ void build_viscous_lcp(const ContactSpace& space, const VecX& start_velocity, co
   out.tangent_impulse.setZero(n, 2);
   VecX impulse = VecX::Zero(space.m);  // S' f_S + T' f_T
   for (int i = 0; i < n; ++i) {
-    if (std::abs(space.gap(i)) > touch) continue;
+    if (space.gap(i) > touch) continue;
     out.touching[i] = 1;
     // eq. (15) over the step: f = -h mu_v (S v, T v) at the step's start velocity
     out.tangent_impulse(i, 0) = -h * viscous * space.S.row(i).dot(start_velocity);

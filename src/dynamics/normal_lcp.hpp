@@ -61,7 +61,7 @@ struct NormalLcp {
   VecX base_velocity;      // v* (no-slip: P_X M v*; viscous: v**) before the normal impulses
   MatX inverse_mass_nt;    // M^-1 N' (no-slip: P_X N')
   EqualityRows equality;   // no-slip: the kept rows; viscous: none
-  std::vector<int> touching;  // per contact: 1 when |gap| <= touch (the tangential law applies)
+  std::vector<int> touching;  // per contact: 1 when gap <= touch (touching or overlapping) (the tangential law applies)
   MatX tangent_impulse;    // per contact (f_S, f_T) (n x 2); no-slip: rho, filled by velocities()
   // v+ for normal impulses f (and, for no-slip, rho into tangent_impulse)
   VecX velocities(const VecX& f);

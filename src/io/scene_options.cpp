@@ -20,7 +20,8 @@ SceneOptions parse_options(const Field& options) {
                        "max_cone_violation", "max_penetration", "islands", "position_correction",
                        "correction_tolerance", "correction_iterations", "joint_stabilization", "joint_correction",
                        "joint_eps_p", "joint_eps_v", "joint_correction_iterations",
-                       "touch_distance", "viscous_friction", "restitution", "friction_cone"});
+                       "touch_distance", "viscous_friction", "restitution", "friction_cone",
+                       "normal_impulse_bound"});
 
   // dimension first: gravity's length depends on it
   if (Field f = options["dimension"]; f.present()) {
@@ -124,6 +125,10 @@ SceneOptions parse_options(const Field& options) {
   }
   if (Field f = options["friction_cone"]; f.present())
     ds.circular_cone = f.choice({"circular", "pyramid"}) == "circular";
+  if (Field f = options["normal_impulse_bound"]; f.present()) {
+    ds.normal_bound = f.positive();
+    if (ds.normal_bound < 1.0) f.fail("must be at least 1 (kappa of ||x_N|| <= kappa ||w_s||), got " + f.describe());
+  }
   return out;
 }
 

@@ -49,7 +49,7 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
     report.constraints = constraints_.counts();
     for (const ConstrainedContact& c : constraints_.contacts) {
       normal_rows.push_back(formulation_detail::contact_row(c.contact, c.contact.normal, model, state));
-      const bool touching = std::abs(c.contact.gap) <= ds.touch;
+      const bool touching = c.contact.gap <= ds.touch;  // touching or overlapping
       in_set.push_back(touching && formulation_detail::row_velocity(normal_rows.back(), start_velocity_) <= 0.0);
     }
   }
@@ -86,6 +86,7 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
       in.mu = space.mu;
       in.restitution = ds.restitution;
       in.circular_cone = ds.circular_cone;
+      in.normal_bound = ds.normal_bound;
       solve_convex_impulse(in, results_[i]);
       post_[i] = pre_[i] + MGt * results_[i].x;
       space.scatter(post_[i], velocity_);
@@ -93,7 +94,7 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
     // a touching contact outside the set that now approaches joins it (guide A.1)
     bool grew = false;
     for (std::size_t c = 0; c < in_set.size(); ++c)
-      if (!in_set[c] && std::abs(constraints_.contacts[c].contact.gap) <= ds.touch &&
+      if (!in_set[c] && constraints_.contacts[c].contact.gap <= ds.touch &&
           formulation_detail::row_velocity(normal_rows[c], velocity_) < -kApproachTolerance) {
         in_set[c] = 1;
         grew = true;

@@ -1,7 +1,7 @@
 // The convex-optimization impulse model's stepper (reference 000, sections 3
 // and 4; guide A.1): contacts are handled with impulses at the start of the
 // step, then explicit Euler, as the paper's experiment steps:
-//   1. contact finding at q_k; the contacts that touch (|gap| <= touch) and
+//   1. contact finding at q_k; the contacts that touch or overlap (gap <= touch) and
 //      approach or rest (nu_N,i = (N v_k)_i <= 0) form the contact set;
 //   2. per island: phase 1 and phase 2 (dynamics/convex_impulse.hpp) on
 //      A = G M^-1 G', b = G v_k; v+ = v_k + M^-1 G' x;

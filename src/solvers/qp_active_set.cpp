@@ -23,7 +23,8 @@
 // Result: Solved only after the residual check (measure_residuals) within
 // the tolerance; MaxIterations after the cap (default 10 n + 100 pivots);
 // Unsupported for a non-symmetric A (Stewart-Trinkle's eq. 6.1, PEG).
-// Warm start: F starts as the Free rows and the rows with z_i > 0.
+// Warm start: a z that already solves is returned with 0 pivots; otherwise F
+// starts as the Free rows and the rows with z_i > 0.
 #include "solvers/solver_common.hpp"
 
 #include <Eigen/QR>
@@ -55,6 +56,11 @@ SolverResult QpActiveSetSolver::solve(const LcpProblem& p, VecX& z) {
   if (n == 0) {
     z.resize(0);
     return solver_detail::finish(result, clock, SolverStatus::Solved, "");
+  }
+  if (z.size() == n && z.allFinite()) {  // a warm start that already solves: 0 pivots (docs/solvers.md)
+    measure_residuals(p, z, result);
+    if (solver_detail::within_tolerance(p, result, options_.tolerance))
+      return solver_detail::finish(result, clock, SolverStatus::Solved, "");
   }
   const double scale = std::max(1.0, p.A.cwiseAbs().maxCoeff());
   if ((p.A - p.A.transpose()).cwiseAbs().maxCoeff() > kSymmetryTol * scale)

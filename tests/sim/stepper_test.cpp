@@ -23,11 +23,13 @@ std::string error_of(const std::function<void()>& f) {
   return "";
 }
 
-TEST(Stepper, RegistryNamesTheTimeSteppingStepperAndRefusesOthers) {
-  EXPECT_EQ(stepper_names(), (std::vector<std::string>{"time-stepping"}));
-  EXPECT_EQ(make_stepper("time-stepping")->name(), "time-stepping");
+TEST(Stepper, RegistryNamesTheSteppersAndRefusesOthers) {
+  EXPECT_EQ(stepper_names(), (std::vector<std::string>{"time-stepping", "no-slip", "viscous", "convex-impulse"}));
+  for (const std::string& name : stepper_names()) EXPECT_EQ(make_stepper(name)->name(), name);
   const std::string e = error_of([] { make_stepper("impulse"); });
-  EXPECT_NE(e.find("unknown stepper 'impulse' (available: time-stepping)"), std::string::npos) << e;
+  EXPECT_NE(e.find("unknown stepper 'impulse' (available: time-stepping, no-slip, viscous, convex-impulse)"),
+            std::string::npos)
+      << e;
 }
 
 TEST(Stepper, AFailedOptionLeavesTheWorldAsItWas) {
