@@ -11,7 +11,9 @@
 // equality-constrained step: A_FF d_F = -g_F with g = A z + b, solved in the
 // least-squares, minimum-norm sense (complete orthogonal decomposition: A_FF
 // of a box's four corner rows has rank 3). A step that would leave z >= 0 is
-// cut at the first bound it meets, whose row leaves F (one pivot). At a
+// cut at the first bound it meets, whose row leaves F (one pivot); the step
+// length is the exact minimiser of the objective along d (1 for the Newton
+// step), so the objective decreases at every step. At a
 // stationary point (d = 0) the multipliers of the rows held at zero are
 // their g_i: the most negative one below the tolerance enters F (one pivot);
 // none, and z is optimal. When g_F is not in the range of A_FF (the QP
@@ -31,6 +33,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace pegsim {
@@ -78,6 +81,7 @@ SolverResult QpActiveSetSolver::solve(const LcpProblem& p, VecX& z) {
   std::vector<int> F;
   VecX g(n);
   int pivots = 0;
+  bool unbounded = false;
   for (int round = 0; round < 4 * max_pivots; ++round) {
     g.noalias() = p.A * z + p.b;
     F.clear();
@@ -85,6 +89,7 @@ SolverResult QpActiveSetSolver::solve(const LcpProblem& p, VecX& z) {
       if (in_free[i]) F.push_back(i);
     const int k = static_cast<int>(F.size());
     VecX d = VecX::Zero(k);
+    double curvature = 0.0, slope = 0.0;  // d'A_FF d and g_F'd: the objective along d
     if (k > 0) {
       MatX AFF(k, k);
       VecX gF(k);
@@ -92,11 +97,15 @@ SolverResult QpActiveSetSolver::solve(const LcpProblem& p, VecX& z) {
         gF(r) = g(F[r]);
         for (int c = 0; c < k; ++c) AFF(r, c) = p.A(F[r], F[c]);
       }
-      Eigen::CompleteOrthogonalDecomposition<MatX> cod(AFF);
+      Eigen::CompleteOrthogonalDecomposition<MatX> cod;
       cod.setThreshold(1e-11);  // ppm.cpp's rank tolerance, relative
+      cod.compute(AFF);
       d = cod.solve(-gF);
       const VecX r = AFF * d + gF;  // non-zero: g_F has a part in null(A_FF)
       if (r.cwiseAbs().maxCoeff() > tol) d = -r;
+      curvature = d.dot(AFF * d);
+      slope = gF.dot(d);
+      if (!(slope < 0.0)) d.setZero();  // no descent left on F: stationary
     }
     const double step_norm = k > 0 ? d.cwiseAbs().maxCoeff() : 0.0;  // F empty: stationary
     if (step_norm <= 1e-15 * (1.0 + z.cwiseAbs().maxCoeff())) {
@@ -113,7 +122,8 @@ SolverResult QpActiveSetSolver::solve(const LcpProblem& p, VecX& z) {
       in_free[enter] = 1;
       continue;
     }
-    double alpha = 1.0;
+    // the exact minimiser along d (1 for the Newton step), cut at the first bound
+    double alpha = curvature > 0.0 ? -slope / curvature : std::numeric_limits<double>::infinity();
     int block = -1;
     for (int r = 0; r < k; ++r)
       if (!solver_detail::is_free(p, F[r]) && d(r) < 0.0) {
@@ -123,6 +133,10 @@ SolverResult QpActiveSetSolver::solve(const LcpProblem& p, VecX& z) {
           block = F[r];
         }
       }
+    if (std::isinf(alpha)) {  // unbounded along d: the LCP has no solution (not for a solvable PSD LCP)
+      unbounded = true;
+      break;
+    }
     for (int r = 0; r < k; ++r) z(F[r]) += alpha * d(r);
     if (block >= 0) {
       z(block) = 0.0;
@@ -134,6 +148,9 @@ SolverResult QpActiveSetSolver::solve(const LcpProblem& p, VecX& z) {
   measure_residuals(p, z, result);
   if (solver_detail::within_tolerance(p, result, options_.tolerance))
     return solver_detail::finish(result, clock, SolverStatus::Solved, "");
+  if (unbounded)
+    return solver_detail::finish(result, clock, SolverStatus::Infeasible,
+                                 "the QP is unbounded below on z >= 0: the LCP has no solution");
   return solver_detail::finish(result, clock, SolverStatus::MaxIterations,
                                pivots > max_pivots ? "pivot limit reached" : "residual above tolerance at the optimum found");
 }

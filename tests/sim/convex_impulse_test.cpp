@@ -33,7 +33,9 @@ void expect_certificates(const World& w, const StepReport& r, double e, bool all
     EXPECT_LE(s.results()[i].normal_norm_excess, 1e-9) << "step " << r.step;
   }
   EXPECT_LE(r.cone_violation, 1e-12) << "step " << r.step;
-  if (!allow_failures) EXPECT_EQ(r.solver_failures, 0) << "step " << r.step << ": " << r.solver.message;
+  if (!allow_failures) {
+    EXPECT_EQ(r.solver_failures, 0) << "step " << r.step << ": " << r.solver.message;
+  }
 }
 
 std::string scene(const std::string& extra, double mu, const std::string& bodies) {
@@ -105,9 +107,9 @@ TEST(ConvexImpulse, InclineSticksOrSlidesByTheCone) {
 }
 
 // A tumbling box: every impulse's velocities certified; the pyramid cone too.
-// The barrier's own certificate (its gap bound) is counted: at most one miss
-// in the run (one centering at an impact hit its Newton cap with 50 steps;
-// the guide's bar, A.7-5, is none: reported, not hidden).
+// The barrier's own certificate (its gap bound) is counted, and the guide's
+// bar (A.7-5) is no miss (with a cap of 50 Newton steps per centering, one
+// impact of this run missed; the cap is 100).
 TEST(ConvexImpulse, TumblingBoxEveryImpulseCertified) {
   for (const std::string cone : {"circular", "pyramid"}) {
     const Scene s = load_scene_string(scene(", friction_cone: " + cone, 0.6,
@@ -125,7 +127,7 @@ TEST(ConvexImpulse, TumblingBoxEveryImpulseCertified) {
       EXPECT_LE(r.max_penetration, 5e-3) << cone << " " << k;  // explicit Euler, no position correction: O(h v)
     }
     EXPECT_GT(impulses, 100) << cone;
-    EXPECT_LE(failures, 1) << cone;
+    EXPECT_EQ(failures, 0) << cone;
     std::printf("tumbling box, %s cone: %d impulses, %d barrier misses\n", cone.c_str(), impulses, failures);
   }
 }
