@@ -34,12 +34,12 @@ def test_solver_chain_from_python(scenes):
 def test_registries_and_defaults():
     assert pegsim.contact_models == ("standard", "peg", "lnc", "corrective")
     assert pegsim.formulations == ("stewart-trinkle", "anitescu-potra")
-    assert pegsim.steppers == ("time-stepping", "impulse")
+    assert pegsim.steppers == ("time-stepping", "impulse", "no-slip", "viscous", "convex-impulse")
     scene = pegsim.Scene()
     scene.add_body(pegsim.cube(1), mass=1)
     world = pegsim.World(scene)
     assert world.model == "peg" and world.stepper == "time-stepping"
-    with pytest.raises(ValueError, match=r"unknown stepper 'verlet' \(available: time-stepping, impulse\)"):
+    with pytest.raises(ValueError, match=r"unknown stepper 'verlet' \(available: time-stepping, impulse, no-slip, viscous, convex-impulse\)"):
         pegsim.World(scene, stepper="verlet")
     with pytest.raises(ValueError, match=r"unknown contact model 'soft' \(available: standard, peg, lnc, corrective\)"):
         world.model = "soft"

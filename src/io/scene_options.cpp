@@ -20,9 +20,11 @@ SceneOptions parse_options(const Field& options) {
                        "max_cone_violation", "max_penetration", "islands", "position_correction",
                        "correction_tolerance", "correction_iterations", "joint_stabilization", "joint_correction",
                        "joint_eps_p", "joint_eps_v", "joint_correction_iterations",
-                       // the impulse stepper (SimOptions::impulse)
+                       // the impulse stepper (SimOptions::impulse); restitution is shared with convex-impulse
                        "restitution", "collision_tolerance", "restitution_law", "micro_speed_min", "impulse_steps",
-                       "max_collisions_per_step", "max_events_per_step", "min_advance"});
+                       "max_collisions_per_step", "max_events_per_step", "min_advance",
+                       // the Drumwright-Shell steppers (SimOptions::drumwright_shell)
+                       "touch_distance", "viscous_friction", "friction_cone", "normal_impulse_bound"});
 
   // dimension first: gravity's length depends on it
   if (Field f = options["dimension"]; f.present()) {
@@ -129,6 +131,18 @@ SceneOptions parse_options(const Field& options) {
   if (Field f = options["max_collisions_per_step"]; f.present()) imp.max_collisions_per_step = f.integer_at_least(1);
   if (Field f = options["max_events_per_step"]; f.present()) imp.max_events_per_step = f.integer_at_least(1);
   if (Field f = options["min_advance"]; f.present()) imp.min_advance = f.positive();
+  // the Drumwright-Shell steppers (SimOptions::drumwright_shell, docs/contact-models.md)
+  DrumwrightShellOptions& ds = sim.drumwright_shell;
+  if (Field f = options["touch_distance"]; f.present()) ds.touch = f.non_negative();
+  if (Field f = options["viscous_friction"]; f.present()) ds.viscous = f.non_negative();
+  // restitution (read above): the impulse stepper's default per material pair, the convex model's epsilon
+  ds.restitution = out.default_restitution;
+  if (Field f = options["friction_cone"]; f.present())
+    ds.circular_cone = f.choice({"circular", "pyramid"}) == "circular";
+  if (Field f = options["normal_impulse_bound"]; f.present()) {
+    ds.normal_bound = f.positive();
+    if (ds.normal_bound < 1.0) f.fail("must be at least 1 (kappa of ||x_N|| <= kappa ||w_s||), got " + f.describe());
+  }
   return out;
 }
 

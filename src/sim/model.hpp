@@ -64,6 +64,20 @@ struct ImpulseOptions {
   double min_advance = 1e-7;
 };
 
+// The Drumwright-Shell steppers' parameters (docs/contact-models.md; the
+// papers leave them open, shared/notes/drumwright-shell.md A.4, B.3, B.6).
+struct DrumwrightShellOptions {
+  // gap (m) up to which a contact touches (overlap included): its tangential law (no-slip rows
+  // (45)-(46), the viscous impulse, the convex model's contact set) applies.
+  double touch = 1e-5;
+  double viscous = 0.0;       // mu_v (N s/m) per touching contact, stepper viscous (002 eq. (15))
+  double restitution = 0.0;   // epsilon of the convex model, in [0, 1] (000 l.72, Newton's law)
+  bool circular_cone = true;  // convex model: the true cone f_i (000 l.123), or the 4-sided pyramid
+  // convex model: kappa of ||x_N|| <= kappa ||w_s||; 1 is the paper's g (000 l.100-102), > 1 a
+  // deviation that lets friction redistribute the normal impulses (dynamics/convex_impulse.hpp)
+  double normal_bound = 1.0;
+};
+
 struct SimOptions {
   Dimension dimension = Dimension::Spatial;
   double h = 0.005;           // time step (s)
@@ -127,6 +141,7 @@ struct SimOptions {
   JointOptions joints;
   // The impulse stepper's settings (sim/impulse_stepping.hpp; ignored by the others).
   ImpulseOptions impulse;
+  DrumwrightShellOptions drumwright_shell;
 };
 
 struct Model {

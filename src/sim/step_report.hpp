@@ -126,6 +126,15 @@ struct StepReport {
   // [force (N); torque about B's anchor (N m)], world frame (joints/joint_problem.hpp)
   std::vector<Vec6> joint_wrenches;
   ImpulseCounts impulse;  // the impulse stepper's events (zero for the others)
+  // Drumwright-Shell steppers' certificates (sim/normal_lcp_stepper.hpp,
+  // sim/convex_impulse_stepper.hpp), 0 for the others: no-slip's largest
+  // |S v+|, |T v+| over touching contacts (m/s, eqs. (45)-(46)); the convex
+  // model's largest |u_N + e nu_N| (m/s, 000 eq. (1)), its Newton steps and
+  // contacts whose phase-1 normal impulse was negative (guide A.9-2).
+  double slip_residual = 0.0;
+  double restitution_residual = 0.0;
+  int barrier_newton_steps = 0;
+  int negative_normal_impulses = 0;
   StepProfile profile;
 
   // Back to a fresh report for step `index`, keeping the vectors' storage.
@@ -150,6 +159,8 @@ struct StepReport {
     joint_correction_iterations = 0;
     joint_wrenches.clear();
     impulse = ImpulseCounts{};
+    slip_residual = restitution_residual = 0.0;
+    barrier_newton_steps = negative_normal_impulses = 0;
     profile = StepProfile{};
   }
 };

@@ -3,17 +3,24 @@
 
 #include "sim/certification.hpp"
 #include "sim/impulse_stepping.hpp"
+#include "sim/convex_impulse_stepper.hpp"
+#include "sim/normal_lcp_stepper.hpp"
 #include "sim/time_stepping.hpp"
 
 #include <stdexcept>
 
 namespace pegsim {
 
-std::vector<std::string> stepper_names() { return {"time-stepping", "impulse"}; }
+std::vector<std::string> stepper_names() {
+  return {"time-stepping", "impulse", "no-slip", "viscous", "convex-impulse"};
+}
 
 std::unique_ptr<Stepper> make_stepper(std::string_view name) {
   if (name == "time-stepping") return std::make_unique<TimeSteppingStepper>();
   if (name == "impulse") return std::make_unique<ImpulseStepper>();
+  if (name == "no-slip") return std::make_unique<NormalLcpStepper>(TangentialLaw::NoSlip);
+  if (name == "viscous") return std::make_unique<NormalLcpStepper>(TangentialLaw::Viscous);
+  if (name == "convex-impulse") return std::make_unique<ConvexImpulseStepper>();
   throw std::invalid_argument("unknown stepper '" + std::string(name) + "' (available: " +
                               chain_text(stepper_names()) + ")");
 }

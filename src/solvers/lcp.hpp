@@ -197,7 +197,7 @@ void assemble_matrix(LcpProblem& problem);
 
 // The registry: "lemke", "pgs", "path", "fischer-newton", "minmap-newton",
 // "psor", "projected-jacobi", "fixed-point", "interior-point", "ppm",
-// "dvc3d-qp", "active-set" (PEGSIM_SOLVER_LIST in solver_common.hpp; docs/solvers.md). Returns nullptr for an unknown name.
+// "dvc3d-qp", "active-set", "qp-active-set" (PEGSIM_SOLVER_LIST in solver_common.hpp; docs/solvers.md). Returns nullptr for an unknown name.
 std::unique_ptr<LcpSolver> make_solver(std::string_view name, const SolverOptions& options);
 std::vector<std::string> solver_names();
 

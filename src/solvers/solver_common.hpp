@@ -27,7 +27,8 @@ namespace pegsim {
   PEGSIM_SOLVER("interior-point", make_interior_point_solver) \
   PEGSIM_SOLVER("ppm", make_ppm_solver) \
   PEGSIM_SOLVER("dvc3d-qp", make_dvc3d_qp_solver) \
-  PEGSIM_SOLVER("active-set", make_active_set_solver)
+  PEGSIM_SOLVER("active-set", make_active_set_solver) \
+  PEGSIM_SOLVER("qp-active-set", make_qp_active_set_solver)
 
 #define PEGSIM_DECLARE_SOLVER_FACTORY(name, factory) \
   std::unique_ptr<LcpSolver> factory(const SolverOptions& options);

@@ -1,0 +1,125 @@
+#include "dynamics/normal_lcp.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pegsim {
+
+void select_equality_rows(const MatX& candidates, const MatX& inverse_mass, EqualityRows& out) {
+  const int m = static_cast<int>(candidates.cols());
+  const int cap = std::min<int>(static_cast<int>(candidates.rows()), m);
+  out.kept.clear();
+  MatX L = MatX::Zero(cap, cap);   // L L' = Y over the kept rows (grown one row at a time)
+  MatX mxt(m, cap);                // M^-1 X' of the kept rows
+  int k = 0;
+  for (int i = 0; i < candidates.rows() && k < cap; ++i) {
+    const VecX u = inverse_mass * candidates.row(i).transpose();  // M^-1 x_i'
+    const double diag = candidates.row(i).dot(u);
+    if (!(diag > 0.0)) continue;  // a row with no inverse mass (both bodies static, a locked direction)
+    VecX l(k);
+    for (int r = 0; r < k; ++r) l(r) = out.X.row(r).dot(u);  // X_kept M^-1 x_i'
+    if (k > 0) L.topLeftCorner(k, k).triangularView<Eigen::Lower>().solveInPlace(l);
+    const double schur = diag - l.squaredNorm();
+    if (schur <= EqualityRows::kRankTolerance * diag) continue;  // Algorithm 2, lines 14 / 19: dependent
+    L.row(k).head(k) = l.transpose();
+    L(k, k) = std::sqrt(schur);
+    out.X.conservativeResize(k + 1, m);
+    out.X.row(k) = candidates.row(i);
+    mxt.col(k) = u;
+    out.kept.push_back(i);
+    ++k;
+  }
+  out.X.conservativeResize(k, m);
+  out.inverse_mass_xt = mxt.leftCols(k);
+  const MatX Y = out.X * out.inverse_mass_xt;
+  out.y.compute(0.5 * (Y + Y.transpose()));
+}
+
+namespace {
+
+void fill_lcp(const ContactSpace& space, const MatX& A, const VecX& normal_velocity, double h, double gap_floor,
+              LcpProblem& lcp) {
+  const int n = space.contacts();
+  lcp.A = 0.5 * (A + A.transpose());  // symmetric by construction; rounding removed for ppm's symmetry check
+  lcp.b = normal_velocity;
+  for (int i = 0; i < n; ++i) lcp.b(i) += std::max(space.gap(i), gap_floor) / h;  // psi/h (thesis eq. 6.1)
+  lcp.bound.assign(n, RowBound::NonNegative);
+  lcp.role.assign(n, RowRole::Normal);
+  lcp.contact_of.assign(n, -1);
+  lcp.structure = LcpStructure{};
+  lcp.layout.clear(n);
+}
+
+}  // namespace
+
+void build_no_slip_lcp(const ContactSpace& space, const VecX& free_velocity, double h, double touch,
+                       double gap_floor, NormalLcp& out) {
+  const int n = space.contacts();
+  out.touching.assign(n, 0);
+  // candidate equality rows (45)-(46), contact by contact, S then T (Algorithm 2's order)
+  MatX candidates(2 * n, space.m);
+  std::vector<int> candidate_of;
+  int rows = 0;
+  for (int i = 0; i < n; ++i) {
+    if (space.gap(i) > touch) continue;  // guide B.6 [choice]: no-slip only where the bodies touch (or overlap)
+    out.touching[i] = 1;
+    candidates.row(rows++) = space.S.row(i);
+    candidates.row(rows++) = space.T.row(i);
+    candidate_of.push_back(2 * i);
+    candidate_of.push_back(2 * i + 1);
+  }
+  select_equality_rows(candidates.topRows(rows), space.inverse_mass, out.equality);
+  const EqualityRows& eq = out.equality;
+  out.row_of.clear();
+  for (int k : eq.kept) out.row_of.push_back(candidate_of[k]);
+  // P_X N' = M^-1 N' - M^-1 X' Y^-1 X M^-1 N'
+  const MatX mnt = space.inverse_mass * space.N.transpose();
+  out.inverse_mass_nt = mnt;
+  out.raw_inverse_mass_nt = mnt;
+  out.free_velocity = free_velocity;
+  out.base_velocity = free_velocity;
+  if (!eq.kept.empty()) {
+    out.inverse_mass_nt -= eq.inverse_mass_xt * eq.y.solve(eq.X * mnt);
+    out.base_velocity -= eq.inverse_mass_xt * eq.y.solve(eq.X * free_velocity);  // P_X M v*
+  }
+  // (51)-(55): A = N P_X N', b = N P_X M v* + psi/h
+  fill_lcp(space, space.N * out.inverse_mass_nt, space.N * out.base_velocity, h, gap_floor, out.lcp);
+  out.tangent_impulse.setZero(n, 2);
+}
+
+void build_viscous_lcp(const ContactSpace& space, const VecX& start_velocity, const VecX& free_velocity, double h,
+                       double viscous, double touch, double gap_floor, NormalLcp& out) {
+  const int n = space.contacts();
+  out.touching.assign(n, 0);
+  out.equality.kept.clear();  // no equality rows (an LLT is not reset by assignment: -Wmaybe-uninitialized)
+  out.equality.X.resize(0, space.m);
+  out.row_of.clear();
+  out.tangent_impulse.setZero(n, 2);
+  VecX impulse = VecX::Zero(space.m);  // S' f_S + T' f_T
+  for (int i = 0; i < n; ++i) {
+    if (space.gap(i) > touch) continue;
+    out.touching[i] = 1;
+    // eq. (15) over the step: f = -h mu_v (S v, T v) at the step's start velocity
+    out.tangent_impulse(i, 0) = -h * viscous * space.S.row(i).dot(start_velocity);
+    out.tangent_impulse(i, 1) = -h * viscous * space.T.row(i).dot(start_velocity);
+    impulse += space.S.row(i).transpose() * out.tangent_impulse(i, 0) +
+               space.T.row(i).transpose() * out.tangent_impulse(i, 1);
+  }
+  out.base_velocity = free_velocity + space.inverse_mass * impulse;  // v**
+  out.inverse_mass_nt = space.inverse_mass * space.N.transpose();
+  // (41)-(42) at the impulse level: A = N M^-1 N', b = N v** + psi/h
+  fill_lcp(space, space.N * out.inverse_mass_nt, space.N * out.base_velocity, h, gap_floor, out.lcp);
+}
+
+VecX NormalLcp::velocities(const VecX& f) {
+  VecX v = base_velocity + inverse_mass_nt * f;
+  if (!equality.kept.empty()) {
+    // rho = -Y^-1 X (v* + M^-1 N' f) (after (55)): the kept rows' impulses, for the report (v+ holds them)
+    const VecX rho = -equality.y.solve(equality.X * (free_velocity + raw_inverse_mass_nt * f));
+    tangent_impulse.setZero();
+    for (std::size_t k = 0; k < row_of.size(); ++k) tangent_impulse(row_of[k] / 2, row_of[k] % 2) = rho(k);
+  }
+  return v;
+}
+
+}  // namespace pegsim

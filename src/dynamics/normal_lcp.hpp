@@ -1,0 +1,82 @@
+// The LCPs in normal impulses only of Drumwright & Shell, "Rapidly computable
+// viscous friction and no-slip rigid contact models" (reference 002; its
+// formulas were lost in the text's extraction: the forms below are the
+// reading guide's reconstructions, shared/notes/drumwright-shell.md B.3 and
+// B.6, checked against the prose and dimensions), in maximal coordinates
+// without joint rows (P = M^-1):
+//
+// No-slip (002 section VI, eqs. (45)-(55)): every touching contact admits no
+// tangential slip, S v+ = 0 (45), T v+ = 0 (46). With X the equality rows that
+// Algorithm 2 keeps (a full-row-rank subset of [S; T]), Y = X M^-1 X' and
+//   P_X = M^-1 - M^-1 X' Y^-1 X M^-1                                (after (50))
+// the MLCP (47)-(50) reduces to the LCP in the n normal impulses (51)-(55):
+//   w = (N P_X N') f_N + N P_X M v* + psi/h,   0 <= f_N perp w >= 0,
+//   v+ = P_X M (v* + M^-1 N' f_N),   rho = -Y^-1 X (v* + M^-1 N' f_N)
+// (v* = v + h M^-1 f, the free velocity of eq. 2.30; rho the tangential
+// impulses [f_S; f_T] of the kept rows). P_X M v* is computed as
+// v* - M^-1 X' Y^-1 X v*: M itself is never needed (planar bodies have a
+// singular M^-1).
+//
+// Viscous (002 section IV in the time-stepping form the guide calls V-imp,
+// B.3): the tangential impulse at a touching contact is -h mu_v (S v, T v),
+// proportional to the tangential velocity at the start of the step (eq. (15),
+// explicit), and the normal impulses solve the frictionless LCP (41)-(42) at
+// the impulse level:
+//   v** = v* - h M^-1 (S' mu_v S + T' mu_v T) v,
+//   w = (N M^-1 N') f_N + N v** + psi/h,   0 <= f_N perp w >= 0,   v+ = v** + M^-1 N' f_N.
+//
+// Both have one LCP variable per contact (Stewart-Trinkle with an n_d pyramid
+// has n_d + 2), a symmetric PSD matrix, and are solved by any LCP solver of
+// the chain (ppm: 002's Algorithm 1; qp-active-set: the QP they are the KKT
+// conditions of). The gap term psi/h (Stewart-Trinkle's, thesis eq. 6.1) is
+// pegsim's; 002 writes the models for touching contacts (guide B.9-13).
+#pragma once
+
+#include "dynamics/contact_space.hpp"
+#include "solvers/lcp.hpp"
+
+#include <Eigen/Cholesky>
+
+#include <vector>
+
+namespace pegsim {
+
+// Algorithm 2 (002 section VI, guide B.6): walking the candidate rows in
+// order, keep a row when its Schur complement against the rows kept so far,
+// in Y = X M^-1 X', is above kRankTolerance times its own X_i M^-1 X_i' (the
+// relative test of ppm.cpp; Moby and RPIsim use an absolute delta). Dropping a
+// dependent row leaves {v : X v = 0} unchanged ("without affecting the solution").
+struct EqualityRows {
+  static constexpr double kRankTolerance = 1e-11;
+  std::vector<int> kept;  // indices into the candidates, ascending
+  MatX X;                 // the kept rows (k x m)
+  MatX inverse_mass_xt;   // M^-1 X' (m x k)
+  Eigen::LLT<MatX> y;     // of Y = X M^-1 X' (k x k, SPD)
+};
+void select_equality_rows(const MatX& candidates, const MatX& inverse_mass, EqualityRows& out);
+
+// A normal-impulse LCP and how to recover the velocities from its solution.
+struct NormalLcp {
+  LcpProblem lcp;          // n x n, dense, every row Normal / NonNegative
+  VecX base_velocity;      // v* (no-slip: P_X M v*; viscous: v**) before the normal impulses
+  MatX inverse_mass_nt;    // M^-1 N' (no-slip: P_X N')
+  EqualityRows equality;   // no-slip: the kept rows; viscous: none
+  std::vector<int> touching;  // per contact: 1 when gap <= touch (touching or overlapping) (the tangential law applies)
+  MatX tangent_impulse;    // per contact (f_S, f_T) (n x 2); no-slip: rho, filled by velocities()
+  // v+ for normal impulses f (and, for no-slip, rho into tangent_impulse)
+  VecX velocities(const VecX& f);
+
+  // no-slip: per kept row its contact and direction (2 i: S_i, 2 i + 1: T_i); v*; M^-1 N'
+  std::vector<int> row_of;
+  VecX free_velocity;
+  MatX raw_inverse_mass_nt;
+};
+
+// gap_floor: -infinity for the gaps as found; 0 for the recovery that solves
+// again with penetrating gaps clamped (sim/island_solver.hpp's rule).
+void build_no_slip_lcp(const ContactSpace& space, const VecX& free_velocity, double h, double touch,
+                       double gap_floor, NormalLcp& out);
+void build_viscous_lcp(const ContactSpace& space, const VecX& start_velocity, const VecX& free_velocity, double h,
+                       double viscous, double touch, double gap_floor, NormalLcp& out);
+
+}  // namespace pegsim

@@ -1,0 +1,167 @@
+#include "sim/convex_impulse_stepper.hpp"
+
+#include "dynamics/formulation_detail.hpp"
+#include "sim/drumwright_shell_step.hpp"
+#include "sim/penetration_meter.hpp"
+#include "sim/stage_timer.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pegsim {
+namespace {
+
+constexpr double kApproachTolerance = 1e-9;  // m/s: a separating contact that phase 2 turns below this rejoins
+
+// G = [N; S_1; T_1; S_2; T_2; ...] (000 l.76-80, the ordering of f_i's indices)
+MatX stacked_jacobian(const ContactSpace& space) {
+  const int n = space.contacts();
+  MatX G(3 * n, space.m);
+  G.topRows(n) = space.N;
+  for (int i = 0; i < n; ++i) {
+    G.row(n + 2 * i) = space.S.row(i);
+    G.row(n + 2 * i + 1) = space.T.row(i);
+  }
+  return G;
+}
+
+}  // namespace
+
+void ConvexImpulseStepper::configure(const Model& model) {
+  check_scope(model, name());
+  contact_model_ = make_contact_model(ContactModelKind::Standard, model.options.dimension);
+}
+
+void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeeds& needs, StepReport& report) {
+  const DrumwrightShellOptions& ds = model.options.drumwright_shell;
+  {
+    StageTimer timer(report.profile, Stage::FreeVelocity);
+    body_velocities(model, state, false, inverse_mass_, start_velocity_);
+    body_velocities(model, state, true, inverse_mass_, free_velocity_);  // the broadphase's sweep
+  }
+  finder_.find(model, state, free_velocity_, report.profile);
+  std::vector<JacobianRow> normal_rows;
+  std::vector<char> in_set;
+  {
+    StageTimer timer(report.profile, Stage::ContactModel);
+    contact_model_->build(model, state, finder_.contacts(), constraints_);
+    report.contacts_found = static_cast<int>(finder_.contacts().size());
+    report.constraints = constraints_.counts();
+    for (const ConstrainedContact& c : constraints_.contacts) {
+      normal_rows.push_back(formulation_detail::contact_row(c.contact, c.contact.normal, model, state));
+      const bool touching = c.contact.gap <= ds.touch;  // touching or overlapping
+      in_set.push_back(touching && formulation_detail::row_velocity(normal_rows.back(), start_velocity_) <= 0.0);
+    }
+  }
+  report.solved_by.assign(1, 0);
+  std::vector<int> global;  // active_ contact -> constraints_ contact
+  for (int pass = 0; pass < 4; ++pass) {
+    StageTimer timer(report.profile, Stage::Solver);
+    active_.clear();
+    global.clear();
+    for (std::size_t c = 0; c < in_set.size(); ++c)
+      if (in_set[c]) {
+        active_.add_unilateral(constraints_.contacts[c].contact, constraints_.contacts[c].mu);
+        global.push_back(static_cast<int>(c));
+      }
+    islands_.clear();
+    if (!active_.contacts.empty()) find_islands(active_, finder_.is_static(), islands_);
+    const std::size_t n_islands = islands_.size();
+    spaces_.resize(n_islands);
+    pre_.resize(n_islands);
+    post_.resize(n_islands);
+    results_.resize(n_islands);
+    velocity_ = start_velocity_;
+    for (std::size_t i = 0; i < n_islands; ++i) {
+      const ConstraintSet& set = island_set(active_, islands_, i, island_scratch_);
+      ContactSpace& space = spaces_[i];
+      build_contact_space(model, state, inverse_mass_, islands_[i].bodies, set, space);
+      const MatX G = stacked_jacobian(space);
+      const MatX MGt = space.inverse_mass * G.transpose();
+      ConvexImpulseInput in;
+      in.A = G * MGt;
+      in.A = 0.5 * (in.A + in.A.transpose());
+      pre_[i] = space.gather(start_velocity_);
+      in.b = G * pre_[i];
+      in.mu = space.mu;
+      in.restitution = ds.restitution;
+      in.circular_cone = ds.circular_cone;
+      in.normal_bound = ds.normal_bound;
+      solve_convex_impulse(in, results_[i]);
+      post_[i] = pre_[i] + MGt * results_[i].x;
+      space.scatter(post_[i], velocity_);
+    }
+    // a touching contact outside the set that now approaches joins it (guide A.1)
+    bool grew = false;
+    for (std::size_t c = 0; c < in_set.size(); ++c)
+      if (!in_set[c] && constraints_.contacts[c].contact.gap <= ds.touch &&
+          formulation_detail::row_velocity(normal_rows[c], velocity_) < -kApproachTolerance) {
+        in_set[c] = 1;
+        grew = true;
+      }
+    if (!grew) break;
+  }
+  // the report: one "problem" per island, certified by its barrier and its residuals
+  const int nc = static_cast<int>(constraints_.contacts.size());
+  report.contacts.resize(nc);
+  report.impulses.assign(nc, ContactImpulse{});
+  for (std::size_t c = 0; c < constraints_.contacts.size(); ++c) report.contacts[c] = constraints_.contacts[c].contact;
+  report.islands.resize(islands_.size());
+  for (std::size_t i = 0; i < islands_.size(); ++i) {
+    const ConvexImpulseResult& r = results_[i];
+    const int n = spaces_[i].contacts();
+    IslandReport& ir = report.islands[i];
+    ir = IslandReport{};
+    ir.bodies = islands_[i].bodies;
+    ir.contacts = n;
+    ir.problem_size = 3 * n;
+    const double scale = 1.0 + pre_[i].cwiseAbs().maxCoeff();
+    SolverResult result;
+    result.iterations = r.newton_steps;
+    result.complementarity = r.restitution_residual;
+    const bool ok = r.converged && r.restitution_residual <= 1e-9 * scale && r.cone_violation <= 1e-9 * scale;
+    result.status = ok ? SolverStatus::Solved : SolverStatus::MaxIterations;
+    if (!ok) result.message = r.converged ? "restitution or cone residual above 1e-9" : "log barrier missed its gap bound";
+    SolveAttempt attempt{0, result.status, r.restitution_residual, r.cone_violation, ok};
+    ir.attempts.push_back(attempt);
+    ir.certified = ok;
+    ir.complementarity = r.restitution_residual;
+    ir.cone_violation = r.cone_violation;
+    add_island_to_report(i, ir, result, report);
+    report.restitution_residual = std::max(report.restitution_residual, r.restitution_residual);
+    report.barrier_newton_steps += r.newton_steps;
+    report.negative_normal_impulses += r.negative_normals;
+    // per-contact impulses in the whole set's order
+    for (int k = 0; k < n; ++k) {
+      const int c = global[static_cast<std::size_t>(islands_[i].contacts[static_cast<std::size_t>(k)])];
+      ContactImpulse& imp = report.impulses[c];
+      imp.normal = r.x(k);
+      imp.friction = r.x(n + 2 * k) * spaces_[i].tangent_s[k] + r.x(n + 2 * k + 1) * spaces_[i].tangent_t[k];
+    }
+  }
+  {
+    // explicit Euler (000 l.156): a from (q_k, v+), q_{k+1} = q_k + h v+, v_{k+1} = v+ + h a
+    StageTimer timer(report.profile, Stage::Integration);
+    const Dimension dim = model.options.dimension;
+    std::vector<Vec6> dv(model.bodies.size(), Vec6::Zero());
+    for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+      if (model.bodies[b].is_static) continue;
+      BodyState& s = state.bodies[b];
+      s.linear_velocity = velocity_[b].head<3>();
+      s.angular_velocity = velocity_[b].tail<3>();
+      dv[b] = inverse_mass_[b].apply(external_impulse(model.bodies[b], s, model.options.gravity, model.options.h, dim));
+    }
+    finish_step(model, velocity_, state, report);
+    for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+      if (model.bodies[b].is_static) continue;
+      state.bodies[b].linear_velocity += dv[b].head<3>();
+      state.bodies[b].angular_velocity += dv[b].tail<3>();
+    }
+    check_finite(model, state);
+  }
+  if (!needs.penetration) return;
+  StageTimer timer(report.profile, Stage::Penetration);
+  report.max_penetration = report.penetration_before_correction = deepest_penetration(model, state, finder_.pairs());
+}
+
+}  // namespace pegsim

@@ -1,0 +1,128 @@
+#include "sim/normal_lcp_stepper.hpp"
+
+#include "sim/drumwright_shell_step.hpp"
+#include "sim/penetration_meter.hpp"
+#include "sim/stage_timer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace pegsim {
+
+void NormalLcpStepper::configure(const Model& model) {
+  check_scope(model, name());
+  const SimOptions& o = model.options;
+  SolverOptions s;
+  s.tolerance = o.solver_tolerance;
+  s.max_iterations = o.solver_max_iterations;
+  s.relaxation = o.solver_relaxation;
+  SolverChain chain;
+  chain.configure(o.solver_chain.empty() ? std::vector<std::string>{o.solver} : o.solver_chain, s);
+  contact_model_ = make_contact_model(ContactModelKind::Standard, o.dimension);
+  chain_ = std::move(chain);
+}
+
+void NormalLcpStepper::build(const Model& model, const ContactSpace& space, double gap_floor, NormalLcp& out) const {
+  const DrumwrightShellOptions& d = model.options.drumwright_shell;
+  const VecX v_free = space.gather(free_velocity_);
+  if (law_ == TangentialLaw::NoSlip)
+    build_no_slip_lcp(space, v_free, model.options.h, d.touch, gap_floor, out);
+  else
+    build_viscous_lcp(space, space.gather(start_velocity_), v_free, model.options.h, d.viscous, d.touch, gap_floor, out);
+}
+
+void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& needs, StepReport& report) {
+  {
+    StageTimer timer(report.profile, Stage::FreeVelocity);
+    body_velocities(model, state, false, inverse_mass_, start_velocity_);
+    body_velocities(model, state, true, inverse_mass_, free_velocity_);
+  }
+  finder_.find(model, state, free_velocity_, report.profile);
+  {
+    StageTimer timer(report.profile, Stage::ContactModel);
+    contact_model_->build(model, state, finder_.contacts(), constraints_);
+    report.contacts_found = static_cast<int>(finder_.contacts().size());
+    report.constraints = constraints_.counts();
+  }
+  velocity_ = free_velocity_;
+  report.solved_by.assign(chain_.size(), 0);
+  islands_.clear();
+  if (!constraints_.contacts.empty()) find_islands(constraints_, finder_.is_static(), islands_);
+  const std::size_t n_islands = islands_.size();
+  spaces_.resize(n_islands);
+  problems_.resize(n_islands);
+  impulses_.resize(n_islands);
+  post_velocities_.resize(n_islands);
+  report.islands.resize(n_islands);
+  report.contacts.resize(constraints_.contacts.size());
+  report.impulses.resize(constraints_.contacts.size());
+  for (std::size_t i = 0; i < n_islands; ++i) {
+    const ConstraintSet& set = island_set(constraints_, islands_, i, island_scratch_);
+    ContactSpace& space = spaces_[i];
+    NormalLcp& lcp = problems_[i];
+    {
+      StageTimer timer(report.profile, Stage::Formulation);
+      build_contact_space(model, state, inverse_mass_, islands_[i].bodies, set, space);
+      build(model, space, -std::numeric_limits<double>::infinity(), lcp);
+    }
+    VecX& z = impulses_[i];
+    z.setZero(lcp.lcp.size());
+    StepProblem problem;  // the chain's view: n Normal rows, no friction rows (the cone is not the chain's to check)
+    problem.lcp = lcp.lcp;
+    const int n = lcp.lcp.size();
+    problem.normal_var.resize(n);
+    for (int c = 0; c < n; ++c) problem.normal_var[c] = c;
+    problem.first_friction_var.assign(n, -1);
+    problem.slip_var.assign(n, -1);
+    problem.next_normal_var.assign(n, -1);
+    problem.var_contact = problem.normal_var;
+    IslandReport& ir = report.islands[i];
+    SolverResult result;
+    {
+      StageTimer timer(report.profile, Stage::Solver);
+      ir.bodies = islands_[i].bodies;
+      result = chain_.solve(set, problem, z, std::numeric_limits<double>::infinity(), ir);
+      const bool penetrating = (space.gap.array() < 0.0).any();
+      if (!ir.certified && penetrating) {
+        NormalLcp clamped;
+        build(model, space, 0.0, clamped);
+        VecX retry;
+        if (chain_.solve_with_last(clamped.lcp, retry)) {
+          lcp = std::move(clamped);
+          z = retry;
+          ir.recovered = true;
+          result.message += "; recovered by solving without penetration correction";
+          SolverResult measured;
+          measure_residuals(lcp.lcp, z, measured);
+          ir.complementarity = measured.complementarity;
+          ir.feasibility = measured.feasibility;
+        }
+      }
+      if (!z.allFinite()) {  // never integrate a NaN
+        z.setZero(n);
+        result.status = SolverStatus::NumericalFailure;
+        result.message = "solver returned non-finite impulses; contact impulses dropped";
+      }
+      add_island_to_report(i, ir, result, report);
+    }
+    StageTimer timer(report.profile, Stage::Integration);
+    post_velocities_[i] = lcp.velocities(z);
+    space.scatter(post_velocities_[i], velocity_);
+    report_contact_impulses(islands_[i], set, space, z, lcp.tangent_impulse, report);
+    if (law_ == TangentialLaw::NoSlip)  // (45)-(46) on every touching contact, the rows Algorithm 2 dropped included
+      for (int c = 0; c < n; ++c)
+        if (lcp.touching[c])
+          report.slip_residual = std::max({report.slip_residual, std::abs(space.S.row(c).dot(post_velocities_[i])),
+                                           std::abs(space.T.row(c).dot(post_velocities_[i]))});
+  }
+  {
+    StageTimer timer(report.profile, Stage::Integration);
+    finish_step(model, velocity_, state, report);
+  }
+  if (!needs.penetration) return;
+  StageTimer timer(report.profile, Stage::Penetration);
+  report.max_penetration = report.penetration_before_correction = deepest_penetration(model, state, finder_.pairs());
+}
+
+}  // namespace pegsim

@@ -1,0 +1,70 @@
+// The no-slip and viscous steppers of Drumwright & Shell (reference 002,
+// sections IV and VI; the formulation is dynamics/normal_lcp.hpp): a
+// time-stepping step whose contact problem is an LCP in the n normal impulses
+// alone, then the tangential law (no slip; or viscous, -h mu_v v_t) through
+// the velocities. One step:
+//   free velocities   v* = v + h M^-1 f                       (eq. 2.30)
+//   contact finding   broadphase + narrowphase (sim/contact_finder.hpp)
+//   contact model     the standard model's U-constraints (sim/drumwright_shell_step.hpp)
+//   per island        the blocks N, S, T, M^-1 (dynamics/contact_space.hpp),
+//                     no-slip: Algorithm 2 and the LCP (51)-(55);
+//                     viscous: v** and the LCP (41)-(42),
+//                     solved by the certified chain (solver: ppm, qp-active-set, lemke ...)
+//   integration       poses from v+ (eq. 2.36)
+// Why steppers and not formulations (dynamics/formulation.hpp): the reduced
+// LCP's matrix N P_X N' is not G'M^-1G over rows that each apply their own
+// impulse, which is what the time-stepping stepper's solve, warm starts and
+// impulse application assume; the velocities come from v+ = P_X M(...).
+// A failed island (no solver of the chain accepted) with penetrating
+// contacts is solved again by the chain's last solver with those gaps
+// clamped at zero (the time-stepping stepper's recovery, sim/island_solver.hpp):
+// with no-slip rows a penetration can make the LCP infeasible (guide B.9-8).
+// It stays counted as a failure.
+#pragma once
+
+#include "contact/contact_model.hpp"
+#include "dynamics/normal_lcp.hpp"
+#include "sim/contact_finder.hpp"
+#include "sim/islands.hpp"
+#include "sim/solver_chain.hpp"
+#include "sim/stepper.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace pegsim {
+
+enum class TangentialLaw : std::uint8_t { NoSlip, Viscous };
+
+class NormalLcpStepper final : public Stepper {
+ public:
+  explicit NormalLcpStepper(TangentialLaw law) : law_(law) {}
+  std::string_view name() const override { return law_ == TangentialLaw::NoSlip ? "no-slip" : "viscous"; }
+  void configure(const Model& model) override;
+  void step(const Model& model, State& state, const StepNeeds& needs, StepReport& report) override;
+
+  // The last step's islands, their blocks and problems (inspection, tests).
+  const std::vector<Island>& islands() const { return islands_; }
+  const std::vector<ContactSpace>& spaces() const { return spaces_; }
+  const std::vector<NormalLcp>& problems() const { return problems_; }
+  // Per island: the normal impulses applied and the velocities v+ (island vector).
+  const std::vector<VecX>& normal_impulses() const { return impulses_; }
+  const std::vector<VecX>& post_velocities() const { return post_velocities_; }
+
+ private:
+  void build(const Model& model, const ContactSpace& space, double gap_floor, NormalLcp& out) const;
+
+  TangentialLaw law_;
+  ContactFinder finder_;
+  std::unique_ptr<ContactModel> contact_model_;
+  SolverChain chain_;
+  ConstraintSet constraints_, island_scratch_;
+  std::vector<Island> islands_;
+  std::vector<ContactSpace> spaces_;
+  std::vector<NormalLcp> problems_;
+  std::vector<VecX> impulses_, post_velocities_;
+  std::vector<InverseMass> inverse_mass_;
+  std::vector<Vec6> start_velocity_, free_velocity_, velocity_;
+};
+
+}  // namespace pegsim
