@@ -145,25 +145,37 @@ Vec3 point_of(const Simplex& s) {
   return p;
 }
 
-// Tetrahedron: the closest point over the faces that see the origin (Ericson
-// 5.1.6); false when the origin is inside by more than `tolerance` (s unchanged).
+// Tetrahedron: false when the origin is inside it by more than `tolerance`
+// (s unchanged); otherwise s becomes the sub-simplex of its closest point,
+// the nearest of its four faces' closest points (Ericson 5.1.6). The inside
+// test orients every face by the one signed volume of the tetrahedron, never
+// face by face: when GJK's fourth support point is (nearly) coplanar with
+// the triangle -- two boxes with (nearly) parallel faces, where D has a flat
+// facet -- the opposite vertex's side of a face is round-off, and a per-face
+// orientation could call the origin inside (EPA then measures a depth) or
+// drop the face that holds the closest point (a sideways face then answered
+// centimetres). With one orientation the faces' barycentric shares sum to
+// one, so the origin cannot be outside none of them by error alone; and
+// every face is searched, so the nearest is never skipped.
 bool closest_on_tetrahedron(Simplex& s, double tolerance) {
   static constexpr int kFaces[4][4] = {{0, 1, 2, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {1, 3, 2, 0}};
+  const auto w = [&](int i) -> const Vec3& { return s.v[static_cast<std::size_t>(i)].w; };
+  const double volume = (w(1) - w(0)).dot((w(2) - w(0)).cross(w(3) - w(0)));
+  bool inside = volume != 0.0;
+  for (const auto& f : kFaces) {
+    if (!inside) break;
+    const Vec3 n = (w(f[1]) - w(f[0])).cross(w(f[2]) - w(f[0]));
+    const double len = n.norm();
+    // n . (d - a) has the sign of `volume` for each face as listed (the
+    // triple product's cyclic symmetry); the origin's height over the face
+    // towards the opposite vertex d:
+    const double depth = (volume > 0.0 ? -w(f[0]).dot(n) : w(f[0]).dot(n)) / (len > 0.0 ? len : 1.0);
+    if (!(len > 0.0) || depth <= tolerance) inside = false;  // on a face counts as outside: measured, not EPA
+  }
+  if (inside) return false;
   double best = std::numeric_limits<double>::infinity();
   Simplex result;
-  bool outside = false;
   for (const auto& f : kFaces) {
-    const Vec3 &a = s.v[static_cast<std::size_t>(f[0])].w, &b = s.v[static_cast<std::size_t>(f[1])].w,
-               &c = s.v[static_cast<std::size_t>(f[2])].w, &d = s.v[static_cast<std::size_t>(f[3])].w;
-    const Vec3 n = (b - a).cross(c - a);
-    const double len = n.norm();
-    const double other_side = (d - a).dot(n);
-    // the origin's distance from the face plane towards d: inside by more
-    // than the tolerance, or this face does not see it (on the plane counts
-    // as seen: touching sets are then measured, not handed to EPA)
-    const double depth = (other_side >= 0.0 ? -a.dot(n) : a.dot(n)) / (len > 0.0 ? len : 1.0);
-    if (len > 0.0 && depth > tolerance) continue;
-    outside = true;
     Simplex t;
     t.v = {s.v[static_cast<std::size_t>(f[0])], s.v[static_cast<std::size_t>(f[1])], s.v[static_cast<std::size_t>(f[2])], Vertex{}};
     t.size = 3;
@@ -171,8 +183,8 @@ bool closest_on_tetrahedron(Simplex& s, double tolerance) {
     const double dist = point_of(t).squaredNorm();
     if (dist < best) best = dist, result = t;
   }
-  if (outside) s = result;
-  return outside;
+  s = result;
+  return true;
 }
 
 // ---------------------------------------------------------------- EPA
@@ -360,10 +372,20 @@ ConvexDistance convex_distance(const SupportMapping& a, const SupportMapping& b)
     }
     direction = v;
     const Vertex w = support(-v);
-    if (vv - v.dot(w.w) <= std::max(kRelative * vv, tolerance * tolerance)) {  // bounds met
+    // van den Bergen's test (Collision Detection in Interactive 3D
+    // Environments, 2004, 4.3.1; JGT 1999): |v| - v.w/|v| bounds the error of
+    // the distance |v|, the lower bound v.w/|v| being D's extent towards the
+    // origin along v. Stop when it is within a relative kRelative of |v|, or
+    // within `tolerance` absolutely: v.w carries the round-off of w's
+    // coordinates (~1e-16 |w|, |w| up to the scale) times |v|, so the
+    // absolute floor is a length times |v|, not tolerance^2 -- which at
+    // millimetre gaps sits below that round-off and let a flat simplex
+    // (boxes with parallel faces) go on to a degenerate tetrahedron.
+    if (vv - v.dot(w.w) <= std::max(kRelative * vv, tolerance * std::sqrt(vv))) {  // bounds met
       converged = true;
       break;
     }
+    const Simplex before = s;
     s.v[static_cast<std::size_t>(s.size++)] = w;
     if (s.size == 2) closest_on_segment(s);
     else if (s.size == 3) closest_on_triangle(s);
@@ -372,12 +394,16 @@ ConvexDistance convex_distance(const SupportMapping& a, const SupportMapping& b)
       break;
     }
     const Vec3 next = point_of(s);
-    const bool progress = next.squaredNorm() < vv;
-    v = next;
-    if (!progress) {  // round-off floor reached
+    if (!(next.squaredNorm() < vv)) {
+      // round-off floor reached: |v| must decrease strictly (Gilbert, Johnson
+      // and Keerthi 1988, Theorem 3); a new simplex whose closest point is no
+      // nearer is round-off, so the last simplex and v stay the answer (taking
+      // the new one returned a farther point and its sideways normal)
+      s = before;
       converged = true;
       break;
     }
+    v = next;
   }
   if (overlapping) {
     bool epa_converged = false;

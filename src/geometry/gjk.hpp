@@ -19,7 +19,12 @@
 // Accuracy: for polytopes GJK terminates exactly (a finite set of support
 // points); for curved sets (smooth boundaries) it converges linearly and stops
 // when the lower bound of the distance (v . w / |v|) is within a relative
-// 1e-12 (and absolute 1e-13 of the sets' scale) of the upper bound |v|. EPA
+// 1e-12, or an absolute 1e-13 of the sets' scale, of the upper bound |v|
+// (van den Bergen's test). Flat simplices (boxes with nearly parallel faces,
+// where D has a flat facet) are handled without losing the closest face and
+// a step that does not shorten |v| keeps the previous simplex (gjk.cpp);
+// tests/geometry/test_gjk.cpp checks distance, witnesses and normal against
+// brute force to 1e-10 m at gaps of 1e-4 .. 1e-2 m. EPA
 // stops when the support point along the nearest face's normal is within
 // 1e-9 of the sets' scale of the face (a curved D's faces meet round-off
 // sooner), or when round-off folds a face over (the nearest distance drops:

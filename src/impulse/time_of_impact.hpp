@@ -42,14 +42,12 @@ double time_of_impact_bound(double d, const Vec3& normal_ab, const MotionBound& 
 // their poses, signed (negative: the depth of overlap), with the unit normal
 // from a towards b and the closest (or deepest) points. Spheres and capsules
 // by their cores (geometry/gjk.hpp), half-spaces by the other part's support
-// point, two polytopes by the separating axis theorem (a lower bound of the
-// distance; no closest points), the rest by GJK/EPA.
+// point, the rest (polytope pairs included) by GJK/EPA.
 struct PartDistance {
   double distance = std::numeric_limits<double>::infinity();
   // For bounds: apart, the smaller of `distance` and the sets' separation
-  // along `normal` (a lower bound of the distance for any unit normal): a
-  // GJK answer that overstates the distance (seen on boxes with nearly
-  // parallel faces) cannot make a time-of-impact bound pass a contact.
+  // along `normal` (a lower bound of the distance for any unit normal): no
+  // residue of GJK's iteration can make a time-of-impact bound pass a contact.
   double bound_distance = std::numeric_limits<double>::infinity();
   Vec3 normal = Vec3::UnitZ();  // from a towards b
   Vec3 point_a = Vec3::Zero(), point_b = Vec3::Zero();
