@@ -47,4 +47,20 @@ Vec6 external_impulse(const BodyModel& body, const BodyState& state, const Vec3&
   return p;
 }
 
+void body_velocities(const Model& model, const State& state, bool with_impulse,
+                     std::vector<InverseMass>& inverse_mass, std::vector<Vec6>& velocity) {
+  const std::size_t nb = model.bodies.size();
+  const Dimension dim = model.options.dimension;
+  inverse_mass.resize(nb);
+  velocity.resize(nb);
+  for (std::size_t i = 0; i < nb; ++i) {
+    const BodyModel& body = model.bodies[i];
+    const BodyState& s = state.bodies[i];
+    inverse_mass[i] = world_inverse_mass(body, s, dim);
+    velocity[i] = velocity_of(s);
+    if (with_impulse && !body.is_static)
+      velocity[i] += inverse_mass[i].apply(external_impulse(body, s, model.options.gravity, model.options.h, dim));
+  }
+}
+
 }  // namespace pegsim

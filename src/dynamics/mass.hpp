@@ -10,6 +10,8 @@
 #include "sim/model.hpp"
 #include "sim/state.hpp"
 
+#include <vector>
+
 namespace pegsim {
 
 struct InverseMass {
@@ -40,5 +42,10 @@ inline Vec6 velocity_of(const BodyState& s) {
   v << s.linear_velocity, s.angular_velocity;
   return v;
 }
+
+// Per body: the world inverse mass, and the velocity at the step's start
+// (`with_impulse`: plus M^-1 p_ext, the free velocity nu* of eq. 2.30).
+void body_velocities(const Model& model, const State& state, bool with_impulse,
+                     std::vector<InverseMass>& inverse_mass, std::vector<Vec6>& velocity);
 
 }  // namespace pegsim

@@ -14,6 +14,7 @@
 #include "contact/constraint_set.hpp"
 #include "dynamics/contact_space.hpp"
 #include "dynamics/mass.hpp"
+#include "sim/island_solver.hpp"
 #include "sim/islands.hpp"
 #include "sim/model.hpp"
 #include "sim/state.hpp"
@@ -26,11 +27,6 @@ namespace pegsim {
 
 void check_scope(const Model& model, std::string_view stepper);
 
-// Per body: the world inverse mass, and the velocity at the step's start
-// (`with_impulse`: plus M^-1 p_ext, the free velocity nu* of eq. 2.30).
-void body_velocities(const Model& model, const State& state, bool with_impulse,
-                     std::vector<InverseMass>& inverse_mass, std::vector<Vec6>& velocity);
-
 // The island's part of the set (the set itself when there is one island).
 const ConstraintSet& island_set(const ConstraintSet& all, const std::vector<Island>& islands, std::size_t i,
                                 ConstraintSet& scratch);
@@ -39,10 +35,6 @@ const ConstraintSet& island_set(const ConstraintSet& all, const std::vector<Isla
 // normal impulse f_n and tangential (f_s, f_t) along the space's tangents.
 void report_contact_impulses(const Island& island, const ConstraintSet& set, const ContactSpace& space,
                              const VecX& normal, const MatX& tangential, StepReport& report);
-
-// The step's totals from one island's certificate (as the time-stepping
-// stepper's IslandSolver does): counts, worst residual, solver of record.
-void add_island_to_report(std::size_t i, const IslandReport& island, const SolverResult& result, StepReport& report);
 
 // Poses from velocity (eq. 2.36), forces cleared, time advanced, NaN check.
 void finish_step(const Model& model, const std::vector<Vec6>& velocity, State& state, StepReport& report);

@@ -198,17 +198,18 @@ void IslandSolver::skip_over_budget(const Island& island, const ConstraintSet& s
   }
 }
 
-// The step's totals from island i's certificate: the step's SolverResult is
-// the worst island's (a failure before a success, then the larger residual),
-// its iterations summed over islands.
 void IslandSolver::report_island(std::size_t i, const SolverResult& result, StepReport& report) {
-  const IslandReport& ir = report.islands[i];
+  add_island_to_report(i, report.islands[i], result, report);
+}
+
+void add_island_to_report(std::size_t i, const IslandReport& ir, const SolverResult& result, StepReport& report) {
   ++report.solver_calls;
   report.problem_size += ir.problem_size;
   report.escalations += ir.escalations;
   if (!ir.certified) ++report.solver_failures;
   if (ir.recovered) ++report.solver_recoveries;
-  ++report.solved_by[ir.attempts.back().solver];
+  if (!ir.attempts.empty() && ir.attempts.back().solver < static_cast<int>(report.solved_by.size()))
+    ++report.solved_by[ir.attempts.back().solver];
   report.complementarity = std::max({report.complementarity, ir.complementarity, ir.feasibility});
   report.cone_violation = std::max(report.cone_violation, ir.cone_violation);
   const int iterations = report.solver.iterations + result.iterations;

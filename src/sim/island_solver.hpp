@@ -79,4 +79,10 @@ class IslandSolver {
   VecX z_;
 };
 
+// The step's totals from island i's certificate: counts, the step's
+// SolverResult is the worst island's (a failure before a success, then the
+// larger residual), its iterations summed over islands. Shared by every
+// stepper that solves islands through the solver chain.
+void add_island_to_report(std::size_t i, const IslandReport& island, const SolverResult& result, StepReport& report);
+
 }  // namespace pegsim

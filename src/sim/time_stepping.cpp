@@ -18,18 +18,7 @@ void TimeSteppingStepper::configure(const Model& model) {
 // nu* = nu + M^-1 p_ext (eq. 2.30 without contact impulses)
 void TimeSteppingStepper::free_velocities(const Model& model, const State& state, StepReport& report) {
   StageTimer timer(report.profile, Stage::FreeVelocity);
-  const std::size_t nb = model.bodies.size();
-  const Dimension dim = model.options.dimension;
-  inverse_mass_.resize(nb);
-  free_velocity_.resize(nb);
-  for (std::size_t i = 0; i < nb; ++i) {
-    const BodyModel& body = model.bodies[i];
-    const BodyState& s = state.bodies[i];
-    inverse_mass_[i] = world_inverse_mass(body, s, dim);
-    free_velocity_[i] = velocity_of(s);
-    if (!body.is_static)
-      free_velocity_[i] += inverse_mass_[i].apply(external_impulse(body, s, model.options.gravity, model.options.h, dim));
-  }
+  body_velocities(model, state, true, inverse_mass_, free_velocity_);
   if (!model.trees.empty()) trees_.free_velocities(model, state, inverse_mass_, free_velocity_);
 }
 
