@@ -308,6 +308,11 @@ Reader::Reader(std::string file) : file_(std::move(file)) {
   }
 }
 
+const GlobalHeaps& Reader::heaps() const {
+  if (!heaps_) heaps_ = std::make_unique<GlobalHeaps>(file_);
+  return *heaps_;
+}
+
 bool Reader::exists(const std::string& path) const {
   // every link along the path must exist before asking for the next one
   for (std::size_t pos = path.find('/', 1); ; pos = path.find('/', pos + 1)) {
@@ -382,6 +387,13 @@ std::vector<std::string> Reader::strings(const std::string& path) const {
     fail(file_, path, "expected variable-length strings");
   Handle space(H5Dget_space(set.get()), H5Sclose);
   const hssize_t n = H5Sget_simple_extent_npoints(space.get());
+  // each element's heap object checked first: HDF5 trusts them (h5_heaps.hpp)
+  Handle dcpl(H5Dget_create_plist(set.get()), H5Pclose);
+  const haddr_t offset = H5Dget_offset(set.get());
+  if (n > 0 && (H5Pget_layout(dcpl.get()) != H5D_CONTIGUOUS || offset == HADDR_UNDEF ||
+                H5Dget_storage_size(set.get()) != 16 * static_cast<hsize_t>(n) ||
+                !heaps().strings_fit(offset, static_cast<std::uint64_t>(n))))
+    fail(file_, path, "damaged strings (their lengths or heap objects do not match)");
   std::vector<char*> texts(static_cast<std::size_t>(std::max<hssize_t>(n, 0)), nullptr);
   Handle type = vlen_string_type();
   if (n > 0 && H5Dread(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data()) < 0)
@@ -409,6 +421,7 @@ Handle Reader::open_attribute(const std::string& object, const std::string& name
 }
 
 std::string Reader::string_attribute(const std::string& object, const std::string& name) const {
+  heaps();  // the string's heap collection checked first (h5_heaps.hpp)
   Handle attr = open_attribute(object, name);
   check_scalar(file_, object, name, attr.get());
   Handle file_type(H5Aget_type(attr.get()), H5Tclose);

@@ -6,11 +6,13 @@
 // off (H5Pset_obj_track_times(…, 0)), so identical writes give identical bytes.
 #pragma once
 
+#include "io/h5_heaps.hpp"
 #include "io/recording.hpp"
 
 #include <hdf5.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -207,9 +209,12 @@ class Reader {
   Handle open_dataset(const std::string& path) const;
   Handle open_attribute(const std::string& object, const std::string& name) const;
 
+  const GlobalHeaps& heaps() const;  // scanned at the first string read (h5_heaps.hpp)
+
   std::string file_;
   Handle handle_;
   bool writer_left_open_ = false;
+  mutable std::unique_ptr<GlobalHeaps> heaps_;
 };
 
 }  // namespace pegsim::h5

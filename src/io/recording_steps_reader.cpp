@@ -37,12 +37,10 @@ struct Rows {
   bool exact;
   template <class T>
   std::vector<T> get(const std::string& path, const std::vector<hsize_t>& row_shape = {}) const {
-    if (exact) {
-      const std::vector<hsize_t> d = r.dims(path);
-      if (!d.empty() && d[0] != n)
-        h5::fail(r.file(), path, "has " + std::to_string(d[0]) + " rows, expected " + std::to_string(n));
-    }
-    return r.rows<T>(path, n, row_shape);
+    if (!exact) return r.rows<T>(path, n, row_shape);
+    std::vector<hsize_t> dims{n};
+    dims.insert(dims.end(), row_shape.begin(), row_shape.end());
+    return r.dataset<T>(path, dims);
   }
 };
 
@@ -76,6 +74,9 @@ void read_contacts(const h5::Reader& r, hsize_t n, bool exact, const std::vector
     if (offset[k + 1] < offset[k])
       h5::fail(r.file(), "/contacts/step_offset", "decreases at row " + std::to_string(k + 1));
   const Rows rows{r, static_cast<hsize_t>(offset[n]), exact};
+  if (exact && rows.n != rows_of(r, "/contacts/body_a"))
+    h5::fail(r.file(), "/contacts/step_offset", "ends at " + std::to_string(rows.n) + ", /contacts/body_a has " +
+                                                    std::to_string(rows_of(r, "/contacts/body_a")) + " rows");
   const auto body_a = rows.get<std::uint32_t>("/contacts/body_a");
   const auto body_b = rows.get<std::uint32_t>("/contacts/body_b");
   const auto kind = rows.get<std::uint8_t>("/contacts/kind");
