@@ -28,8 +28,9 @@ namespace {
 // damaged object header, and would print its package list at this binary's exit
 const bool kQuiet = (h5::quiet_process(), true);
 
+// per process: ctest runs these tests in parallel processes
 std::string temp_path(const std::string& name) {
-  return (std::filesystem::path(::testing::TempDir()) / ("pegsim_faults_" + name)).string();
+  return (std::filesystem::path(::testing::TempDir()) / ("pegsim_faults_" + std::to_string(getpid()) + "_" + name)).string();
 }
 
 std::string scene_path(const std::string& name) { return std::string(PEGSIM_SCENES_DIR) + "/" + name; }
