@@ -143,7 +143,7 @@ void Writer::start_swmr(hid_t file) const {
 }
 
 void Writer::flush(hid_t file) const {
-  if (H5Fflush(file, H5F_SCOPE_LOCAL) < 0) fail(file_, "", "cannot flush the file");
+  if (H5Fflush(file, H5F_SCOPE_LOCAL) < 0) fail(file_, "", "cannot write the file");
 }
 
 Handle Writer::create_group(hid_t parent, const std::string& path) const {
