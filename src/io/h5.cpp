@@ -111,9 +111,13 @@ QuietErrors::QuietErrors() {
 QuietErrors::~QuietErrors() { H5Eset_auto2(H5E_DEFAULT, func_, data_); }
 
 void quiet_process() {
+  skip_shutdown_at_exit();
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
+
+void skip_shutdown_at_exit() {
   H5dont_atexit();  // before the library starts: it registers its exit handler then
   H5open();
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
 }
 
 void fail(const std::string& file, const std::string& object, const std::string& what) {

@@ -59,6 +59,11 @@ class QuietErrors {
 // prints "HDF5: infinite loop closing library" and its package list at exit;
 // the process's end frees everything anyway. (Files must be closed by then.)
 void quiet_process();
+// The shutdown part alone (a library such as the Python module, whose host may
+// use HDF5's error printing): HDF5 1.10.8, after it failed to close a file
+// whose writes failed (a full disk), crashes closing it again at exit.
+// Effective only before HDF5 starts in this process.
+void skip_shutdown_at_exit();
 
 // Throws RecordingError "FILE: OBJECT: what (HDF5: innermost error message)".
 [[noreturn]] void fail(const std::string& file, const std::string& object, const std::string& what);
