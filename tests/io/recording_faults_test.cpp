@@ -4,6 +4,7 @@
 // killed mid-run. Each must give a RecordingError naming the file (and the
 // dataset, where one is at fault), never a crash; the killed run's file reads
 // back up to its last checkpoint, bit for bit equal to an uninterrupted run.
+#include "io/capture_reader.hpp"
 #include "io/h5.hpp"
 #include "io/recording.hpp"
 #include "io/scene.hpp"
@@ -13,6 +14,7 @@
 #include <hdf5.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -229,6 +231,61 @@ TEST(RecordingFaults, KilledRightAfterTheStartHoldsTheInitialState) {
   EXPECT_FALSE(partial.complete);
   ASSERT_GE(partial.steps.size(), 1u);
   EXPECT_EQ(partial.steps[0].step, 0);
+}
+
+// Captured problems (docs/capture-format.md), as `pegsim solve-bench` reads them.
+std::string capture_error(const std::string& path) {
+  try {
+    read_captured_problems(path);
+  } catch (const RecordingError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(CaptureFaults, TruncatedFlippedAndOversizedCapturesGiveErrorsNamingTheFile) {
+  const std::string whole = temp_path("capture.h5"), damaged = temp_path("capture_damaged.h5");
+  const std::string run = std::string(PEGSIM_CLI) + " run " + scene_path("box-stack-3d.yaml") +
+                          " --steps 30 --quiet --capture " + whole + " > /dev/null 2>&1";
+  ASSERT_EQ(std::system(run.c_str()), 0);
+  ASSERT_EQ(capture_error(whole), "");
+  const std::string bytes = bytes_of(whole);
+  for (const std::size_t length : {std::size_t{100}, bytes.size() / 2, bytes.size() - 100}) {
+    write_bytes(damaged, bytes.substr(0, length));
+    const std::string error = capture_error(damaged);
+    EXPECT_EQ(error.rfind(damaged + ": ", 0), 0u) << "length " << length << ": '" << error << "'";
+  }
+  for (int k = 0; k < 16; ++k) {
+    std::string flipped = bytes;
+    const std::size_t at = (flipped.size() - 8) * static_cast<std::size_t>(k) / 16;
+    for (std::size_t i = at; i < at + 8; ++i) flipped[i] = static_cast<char>(~flipped[i]);
+    write_bytes(damaged, flipped);
+    const std::string error = capture_error(damaged);  // an error naming the file, or problems read
+    if (!error.empty()) {
+      EXPECT_EQ(error.rfind(damaged + ": ", 0), 0u) << "offset " << at << ": '" << error << "'";
+    }
+  }
+  // a problem of a million rows (b is compressed zeros: a small file) would
+  // ask for a dense A of 8 TB: refused by its size first
+  write_bytes(damaged, bytes);
+  {
+    const hid_t f = H5Fopen(damaged.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    H5Ldelete(f, "/problems/000000/b", H5P_DEFAULT);
+    const hsize_t rows = 1000000, chunk = 65536;
+    const hid_t space = H5Screate_simple(1, &rows, nullptr);
+    const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(dcpl, 1, &chunk);
+    H5Pset_deflate(dcpl, 1);
+    const hid_t set = H5Dcreate2(f, "/problems/000000/b", H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    ASSERT_GE(set, 0);
+    H5Dclose(set);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    H5Fclose(f);
+  }
+  EXPECT_EQ(capture_error(damaged), damaged + ": /problems/000000/b: a problem of 1000000 rows, over the reader's "
+                                              "limit of 16384 (a dense A of 2 GiB)");
 }
 
 }  // namespace
