@@ -20,6 +20,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <vector>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,9 +31,21 @@ namespace {
 // damaged object header, and would print its package list at this binary's exit
 const bool kQuiet = (h5::quiet_process(), true);
 
-// per process: ctest runs these tests in parallel processes
+// Per process (ctest runs these tests in parallel processes), removed when it ends.
+struct TempFiles {
+  std::vector<std::string> paths;
+  ~TempFiles() {
+    std::error_code ec;
+    for (const std::string& p : paths) std::filesystem::remove(p, ec);
+  }
+};
+
 std::string temp_path(const std::string& name) {
-  return (std::filesystem::path(::testing::TempDir()) / ("pegsim_faults_" + std::to_string(getpid()) + "_" + name)).string();
+  static TempFiles files;
+  const std::string path =
+      (std::filesystem::path(::testing::TempDir()) / ("pegsim_faults_" + std::to_string(getpid()) + "_" + name)).string();
+  files.paths.push_back(path);
+  return path;
 }
 
 std::string scene_path(const std::string& name) { return std::string(PEGSIM_SCENES_DIR) + "/" + name; }
