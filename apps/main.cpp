@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include "contact/contact_model.hpp"
+#include "io/h5.hpp"
 #include "sim/certification.hpp"
 #include "sim/stepper.hpp"
 
@@ -10,6 +11,7 @@
 #include <iostream>
 
 int main(int argc, char** argv) {
+  pegsim::h5::quiet_process();  // one clear message per failure, no HDF5 noise (src/io/h5.hpp)
   CLI::App app{"pegsim: rigid-body contact simulation with exact polytope contact"};
   app.require_subcommand(1);
 

@@ -9,13 +9,16 @@
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace pegsim::cli {
 
 int plot_command(const PlotArgs& args) {
   namespace fs = std::filesystem;
-  // the C++ reader checks the file first: a truncated or malformed recording
-  // stops here with its message (RecordingError), before any Python runs
+  // the C++ reader checks the file first (the same checks as replay and
+  // Python's pegsim.read_recording): a truncated or malformed recording stops
+  // here with its message (RecordingError), before any Python runs
   const Recording recording = read_recording(args.recording);
   const fs::path source(args.recording);
   const fs::path out = args.out.empty() ? source.parent_path() / (source.stem().string() + "-plots") : fs::path(args.out);
@@ -26,7 +29,12 @@ int plot_command(const PlotArgs& args) {
 
   const std::string script = script_path("plot_recording.py");
   if (!fs::exists(script)) throw std::runtime_error("cannot plot: " + script + " not found");
-  const int status = run_python_script(script, {args.recording, out.string()});
+  std::vector<std::string> script_args{args.recording, out.string()};
+  if (!recording.complete) {  // the rows up to the last checkpoint, as read_recording read them
+    std::fprintf(stderr, "pegsim plot: warning: %s; plotting those\n", incomplete_note(args.recording, recording).c_str());
+    script_args.push_back(std::to_string(recording.steps.size()));
+  }
+  const int status = run_python_script(script, script_args);
   if (status == 3)  // the script's code for "matplotlib is missing"; it printed why
     throw std::runtime_error("no plots drawn: matplotlib is missing (Debian: apt-get install python3-matplotlib)");
   if (status != 0)

@@ -59,6 +59,7 @@ std::string shell_quoted(const std::string& s) {
 int replay_command(const ReplayArgs& args) {
   const std::string bundle = read_bundle();  // first: no point reading a large recording without it
   const ReplayData data = replay_data(args.recording, args.max_contacts);
+  if (!data.complete) std::fprintf(stderr, "pegsim replay: warning: %s; replaying those\n", data.note.c_str());
   const std::string page = replay_page(fs::path(args.recording).filename().string(), bundle, data.json);
 
   fs::path out = args.out;

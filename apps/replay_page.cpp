@@ -1,10 +1,9 @@
 // pegsim replay's page data: the recording (read and checked by
-// read_recording(), shapes read here from /bodies/shape_<i>) as the viewer's
+// read_recording(), shapes included) as the viewer's
 // "pegsim-replay" JSON, bulk arrays as little-endian typed arrays in base64
 // (docs/viewer.md).
 #include "replay_page.hpp"
 
-#include "io/h5.hpp"
 #include "geometry/shape.hpp"
 #include "io/recording.hpp"
 
@@ -67,61 +66,35 @@ std::string number(double x) {
   return buf;
 }
 
-std::vector<double> double_attribute_array(const h5::Reader& r, const std::string& object, const std::string& name,
-                                           std::size_t n) {
-  std::vector<double> out(n, 0.0);
-  const h5::Handle a(H5Aopen_by_name(r.root(), object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-  if (!a) h5::fail(r.file(), object, "missing attribute '" + name + "'");
-  const h5::Handle space(H5Aget_space(a.get()), H5Sclose);
-  if (H5Sget_simple_extent_npoints(space.get()) != static_cast<hssize_t>(n))
-    h5::fail(r.file(), object, "attribute '" + name + "' must hold " + std::to_string(n) + " values");
-  if (H5Aread(a.get(), H5T_NATIVE_DOUBLE, out.data()) < 0)
-    h5::fail(r.file(), object, "cannot read attribute '" + name + "'");
-  return out;
-}
-
-// One body's shape as a JSON object (vertices, triangles, facet-outline edges).
-std::string shape_json(const h5::Reader& r, std::size_t i, const std::string& name, bool is_static) {
-  const std::string g = "/bodies/shape_" + std::to_string(i);
-  if (!r.exists(g)) h5::fail(r.file(), g, "missing shape group");
-  const std::string kind = r.string_attribute(g, "kind");
+// One body's shape as a JSON object (vertices, triangles, facet-outline edges),
+// from the shape read_recording() read and checked.
+std::string shape_json(const RecordedShape& shape, const std::string& name, bool is_static) {
   std::string out = "{\"name\":" + quoted(name) + ",\"static\":" + (is_static ? "true" : "false") +
-                    ",\"kind\":" + quoted(kind);
-  const std::optional<std::size_t> known = find_shape_kind(kind);
-  if (!known) h5::fail(r.file(), g, "unknown shape kind '" + kind + "'");
-  if (*known == kind_index<HalfSpace>) {
-    const auto n = double_attribute_array(r, g, "normal", 3);
+                    ",\"kind\":" + quoted(shape.kind);
+  if (shape.vertices.empty()) {  // a half-space
+    const Vec3& n = shape.normal;
     return out + ",\"normal\":[" + number(n[0]) + "," + number(n[1]) + "," + number(n[2]) +
-           "],\"offset\":" + number(r.double_attribute(g, "offset")) + "}";
+           "],\"offset\":" + number(shape.offset) + "}";
   }
-  // every bounded kind is drawn from its mesh (a compound: its parts' meshes one after another)
-  const auto vertices = r.dataset<double>(g + "/vertices", {0, 3});
-  const std::size_t nv = vertices.size() / 3;
-  if (nv == 0) h5::fail(r.file(), g + "/vertices", "no vertices");
-  const auto triangles = r.dataset<std::int32_t>(g + "/triangles", {0, 3});
-  const auto offsets = r.dataset<std::int32_t>(g + "/facet_offsets", {0});
-  const auto loops = r.dataset<std::int32_t>(g + "/facet_vertices", {0});
-  const auto in_range = [&](std::int32_t v) { return v >= 0 && static_cast<std::size_t>(v) < nv; };
-  for (const std::int32_t v : triangles)
-    if (!in_range(v)) h5::fail(r.file(), g + "/triangles", "vertex index " + std::to_string(v) + " out of range");
   // facet outlines -> unique edges (an ordered set: the page is the same on every run)
   std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
+  const std::vector<int>& offsets = shape.facet_offsets;
+  const std::vector<int>& loops = shape.facet_vertices;
   for (std::size_t f = 0; f + 1 < offsets.size(); ++f) {
-    const std::int32_t a = offsets[f], b = offsets[f + 1];
-    if (a < 0 || b < a || static_cast<std::size_t>(b) > loops.size())
-      h5::fail(r.file(), g + "/facet_offsets", "facet " + std::to_string(f) + " out of range");
-    for (std::int32_t k = a; k < b; ++k) {
-      const std::int32_t u = loops[k], v = loops[k + 1 < b ? k + 1 : a];
-      if (!in_range(u) || !in_range(v))
-        h5::fail(r.file(), g + "/facet_vertices", "vertex index out of range in facet " + std::to_string(f));
+    const int a = offsets[f], b = offsets[f + 1];
+    for (int k = a; k < b; ++k) {
+      const int u = loops[k], v = loops[k + 1 < b ? k + 1 : a];
       if (u != v) edges.emplace(std::min(u, v), std::max(u, v));
     }
   }
-  const std::vector<float> v32(vertices.begin(), vertices.end());
-  const std::vector<std::uint32_t> t32(triangles.begin(), triangles.end());
+  std::vector<float> v32;
+  for (const Vec3& v : shape.vertices)
+    v32.insert(v32.end(), {static_cast<float>(v.x()), static_cast<float>(v.y()), static_cast<float>(v.z())});
+  std::vector<std::uint32_t> t32;
+  for (const auto& t : shape.triangles) t32.insert(t32.end(), t.begin(), t.end());
   std::vector<std::uint32_t> e32;
   for (const auto& [u, v] : edges) e32.insert(e32.end(), {u, v});
-  return out + ",\"vertex_count\":" + std::to_string(nv) + ",\"vertices\":" + b64(v32) +
+  return out + ",\"vertex_count\":" + std::to_string(shape.vertices.size()) + ",\"vertices\":" + b64(v32) +
          ",\"triangle_count\":" + std::to_string(t32.size() / 3) + ",\"triangles\":" + b64(t32) +
          ",\"edge_count\":" + std::to_string(edges.size()) + ",\"edges\":" + b64(e32) + "}";
 }
@@ -251,14 +224,13 @@ std::string joints_json(const Recording& rec) {
 }  // namespace
 
 ReplayData replay_data(const std::string& path, std::size_t max_contacts) {
-  const Recording rec = read_recording(path);  // checks every dataset's shape
-  h5::QuietErrors quiet;
-  const h5::Reader r(path);
-  const std::vector<double> g = double_attribute_array(r, "/model", "gravity", 3);
+  const Recording rec = read_recording(path);  // checks every dataset, index and count, shapes included
+  const Vec3& g = rec.gravity;
   const std::size_t n = rec.steps.size(), nb = rec.body_names.size();
-  if (n == 0) h5::fail(path, "/steps/time", "no recorded rows");
-
   ReplayData out;
+  out.complete = rec.complete;
+  if (!rec.complete) out.note = incomplete_note(path, rec);
+
   out.rows = n;
   out.bodies = nb;
   std::vector<std::int32_t> step(n);
@@ -288,7 +260,7 @@ ReplayData replay_data(const std::string& path, std::size_t max_contacts) {
                   number(g[2]) + "],\"rows\":" + std::to_string(n) + ",\"bodies\":[";
   for (std::size_t b = 0; b < nb; ++b) {
     if (b) j += ',';
-    j += shape_json(r, b, rec.body_names[b], rec.body_static[b]);
+    j += shape_json(rec.shapes[b], rec.body_names[b], rec.body_static[b]);
   }
   j += "],\"step\":" + b64(step) + ",\"time\":" + b64(time) + ",\"poses\":" + b64(poses) + ",\"contacts\":";
   if (out.contacts_included) {
@@ -313,7 +285,7 @@ ReplayData replay_data(const std::string& path, std::size_t max_contacts) {
   }
   j += ",\"joints\":";
   j += joints_json(rec);
-  j += ",\"plots\":" + plots_json(rec, Vec3(g[0], g[1], g[2])) + "}";
+  j += ",\"plots\":" + plots_json(rec, g) + "}";
   out.json = std::move(j);
   return out;
 }

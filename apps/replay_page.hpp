@@ -13,9 +13,12 @@ struct ReplayData {
   std::string json;             // the "pegsim-replay" JSON document
   std::size_t rows = 0, bodies = 0, contacts = 0;
   bool contacts_included = true;
+  bool complete = true;  // false: the writer never closed the file; `note` says so
+  std::string note;
 };
 
-// Reads and checks the recording (read_recording() plus the body shapes);
+// Reads and checks the recording (read_recording(): the same checks as plot
+// and Python's pegsim.read_recording);
 // throws RecordingError naming the file and the object at fault. Contacts are
 // left out (with a note in the page) when the recording has more than
 // `max_contacts` of them, to keep the page small enough for a browser.

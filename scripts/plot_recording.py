@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Plots of one recording (docs/recording-format.md) against time.
 
-    /usr/bin/python3 scripts/plot_recording.py RECORDING OUTDIR
+    /usr/bin/python3 scripts/plot_recording.py RECORDING OUTDIR [ROWS]
 
 `pegsim plot RECORDING [--out DIR]` checks the file and runs this. It writes
   energy_momentum.png  mechanical energy (kinetic + gravitational) and linear momentum
@@ -10,6 +10,8 @@
   trajectories.png     each dynamic body's centre of mass (2D: x, y, theta) against time
 Needs h5py and numpy; matplotlib (Debian: python3-matplotlib), without which it
 says so and exits with status 3. A file that is not a pegsim recording: status 2.
+ROWS: plot only the first ROWS rows (`pegsim plot` passes it for an incomplete
+recording, whose writer was killed: the rows up to its last checkpoint).
 """
 
 import os
@@ -25,14 +27,17 @@ class RecordingError(Exception):
     pass
 
 
-def load(path):
+def load(path, rows=None):
     """The recording's arrays as a dict of numpy arrays (plus 'names', 'gravity', ...)."""
     import h5py
     import numpy as np
     try:
         f = h5py.File(path, "r")
     except OSError as e:
-        raise RecordingError(f"{path}: not an HDF5 file or unreadable ({e})")
+        try:  # a killed SWMR writer leaves the file marked open for writing
+            f = h5py.File(path, "r", swmr=True)
+        except OSError:
+            raise RecordingError(f"{path}: not an HDF5 file or unreadable ({e})")
     with f:
         if f.attrs.get("format") not in ("pegsim-recording", b"pegsim-recording"):
             raise RecordingError(f"{path}: not a pegsim recording (root attribute format is missing)")
@@ -50,9 +55,9 @@ def load(path):
             for key in ["time", "position", "orientation", "linear_velocity", "angular_velocity", "contacts",
                         "contacts_found", "constraints", "traps", "solver_iterations", "solver_failures",
                         "complementarity", "feasibility", "max_penetration"]:
-                r[key] = steps[key][:]
+                r[key] = steps[key][:rows]
             if r["dimension"] == 2:
-                r["pose2d"] = steps["pose2d"][:]
+                r["pose2d"] = steps["pose2d"][:rows]
         except (KeyError, OSError, ValueError) as e:
             raise RecordingError(f"{path}: incomplete or malformed recording ({e})")
     n = len(r["time"])
@@ -152,12 +157,12 @@ def trajectories(r, out):
 
 
 def main(argv):
-    if len(argv) != 3:
-        print(f"usage: {argv[0]} RECORDING OUTDIR", file=sys.stderr)
+    if len(argv) not in (3, 4):
+        print(f"usage: {argv[0]} RECORDING OUTDIR [ROWS]", file=sys.stderr)
         return 2
     path, out = argv[1], argv[2]
     try:
-        recording = load(path)
+        recording = load(path, int(argv[3]) if len(argv) == 4 else None)
     except RecordingError as e:
         print(f"plot_recording.py: {e}", file=sys.stderr)
         return 2

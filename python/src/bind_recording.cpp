@@ -1,7 +1,8 @@
 // read_recording(path): an HDF5 recording (docs/recording-format.md) read by
 // the C++ reader (src/io/recording.hpp) into numpy arrays, N rows, nb bodies,
 // M contacts over all rows. A truncated or malformed file raises RuntimeError
-// with the reader's message.
+// with the reader's message; an incomplete one (its writer killed) reads up
+// to its last checkpoint with complete = False and a RuntimeWarning.
 #include "bindings.hpp"
 
 #include "io/recording.hpp"
@@ -108,6 +109,7 @@ py::object recording_arrays(const std::string& path) {
 
   // once per file
   d["path"] = path;
+  d["complete"] = rec.complete;  // False: the writer never closed it; the rows up to its last checkpoint
   d["format_version"] = rec.format_version;
   d["dimension"] = rec.dimension;
   d["h"] = rec.h;
@@ -170,6 +172,8 @@ py::object recording_arrays(const std::string& path) {
   d["feasibility"] = per_row(steps, [](const RecordedStep& s) { return s.feasibility; });
   d["max_penetration"] = per_row(steps, [](const RecordedStep& s) { return s.max_penetration; });
   add_joints(rec, d);
+  if (!rec.complete)  // readable, but say so: the run did not finish writing
+    PyErr_WarnEx(PyExc_RuntimeWarning, incomplete_note(path, rec).c_str(), 1);
   return py::module_::import("types").attr("SimpleNamespace")(**d);
 }
 

@@ -80,7 +80,17 @@ py::object step_once(py::object self) {
   WorldHandle& w = self.cast<WorldHandle&>();
   check_finite_before_step(w);
   const StepReport& r = w.world.step();
-  if (w.recorder) w.recorder->on_step(w.world.model(), w.world.state(), r);
+  if (w.recorder) {
+    try {
+      w.recorder->on_step(w.world.model(), w.world.state(), r);
+    } catch (const RecordingError& e) {
+      // a failed write (a full disk): the recording stops, the World keeps its
+      // state and steps on; the file holds the rows up to its last checkpoint
+      w.recorder.reset();
+      throw std::runtime_error(std::string(e.what()) + "; the recording is stopped (World.record starts another), "
+                               "the World is at step " + std::to_string(w.world.state().step) + " and steps on");
+    }
+  }
   py::object report = py::cast(r, py::return_value_policy::copy);
   for (std::size_t k = 0; k < w.callbacks.size(); ++k) w.callbacks[k](self, report);
   return report;
@@ -149,8 +159,8 @@ void bind_world(py::module_& m) {
   }, py::arg("path"), py::arg("every") = 1, py::arg("timings") = false,
      "records the current state and every following step (one in `every`) to an HDF5 file");
   c.def("close_recording", [](WorldHandle& w) {
-    if (w.recorder) w.recorder->close();
-    w.recorder.reset();
+    const std::unique_ptr<Recorder> recorder = std::move(w.recorder);  // detached even if closing fails
+    if (recorder) recorder->close();
   }, "flushes and closes the recording (also done when the World is deleted)");
 
   // options

@@ -12,6 +12,7 @@
 #include "dynamics/formulation.hpp"
 #include "geometry/shape.hpp"
 #include "sim/stepper.hpp"
+#include "io/h5.hpp"
 #include "io/scene.hpp"
 #include "solvers/lcp.hpp"
 
@@ -36,6 +37,10 @@ void translate_errors() {
 
 PYBIND11_MODULE(pegsim, m) {
   using namespace pegsim::python;
+  // no HDF5 shutdown at the interpreter's exit (src/io/h5.hpp): after a failed
+  // write (a full disk) HDF5 1.10.8 cannot close the recording and crashes
+  // closing it again at exit. Effective when pegsim is imported before h5py.
+  pegsim::h5::skip_shutdown_at_exit();
   m.doc() = "pegsim: rigid-body contact simulation with exact polytope contact (docs/python.md)";
   translate_errors();
   bind_shapes(m);

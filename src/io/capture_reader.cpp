@@ -9,6 +9,10 @@ namespace {
 
 using h5::Reader;
 
+// rows of the largest problem read: its dense A takes 8 n^2 bytes (2 GiB); the
+// simulation's own limit, max_problem_size, defaults to 4000 (docs/reliability.md)
+constexpr hsize_t kMaxRows = 16384;
+
 bool has_attribute(const Reader& r, const std::string& object, const std::string& name) {
   return H5Aexists_by_name(r.root(), object.c_str(), name.c_str(), H5P_DEFAULT) > 0;
 }
@@ -95,6 +99,11 @@ CapturedProblem read_problem(const Reader& r, const std::string& g) {
   out.info.solver_status = r.string_attribute(g, "solver_status");
 
   LcpProblem& p = out.lcp;
+  // the row count bounds every allocation below (A is held dense, n^2)
+  const std::vector<hsize_t> b_dims = r.dims(g + "/b");
+  if (b_dims.size() == 1 && b_dims[0] > kMaxRows)
+    h5::fail(r.file(), g + "/b", "a problem of " + std::to_string(b_dims[0]) + " rows, over the reader's limit of " +
+                                     std::to_string(kMaxRows) + " (a dense A of 2 GiB)");
   const std::vector<double> b = r.dataset<double>(g + "/b", {0});
   const int n = static_cast<int>(b.size());
   p.b = Eigen::Map<const VecX>(b.data(), n);
@@ -130,6 +139,7 @@ std::vector<CapturedProblem> read_captured_problems(const std::string& file) {
   if (!has_attribute(r, "/", "format") || r.string_attribute("/", "format") != "pegsim-capture")
     h5::fail(file, "/", "not a pegsim capture file (root attribute format != 'pegsim-capture')");
   const int count = r.int_attribute("/", "count");
+  if (count < 0) h5::fail(file, "/", "attribute 'count' is negative (" + std::to_string(count) + ")");
   std::vector<CapturedProblem> out;
   for (int k = 0; k < count; ++k) {
     char name[40];

@@ -19,6 +19,18 @@ std::string innermost_error() {
         return 0;
       },
       &message);
+  // a failed read or write of the file driver: "file write failed: time = ...,
+  // filename = ..., errno = 28, error message = 'No space left on device', ..."
+  // -> "file write failed: No space left on device" (no clock time in messages)
+  const std::size_t colon = message.find(": time = ");
+  const std::size_t why = message.find("error message = '");
+  if (colon != std::string::npos && why != std::string::npos) {
+    const std::size_t start = why + 17, end = message.find('\'', start);
+    std::string shorter = message.substr(0, colon);
+    shorter += ": ";
+    shorter += message.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    message = shorter;
+  }
   return message;
 }
 
@@ -65,6 +77,13 @@ std::string object_name(hid_t object) {
   return name;
 }
 
+// a scalar attribute read into one value must hold exactly one
+void check_scalar(const std::string& file, const std::string& object, const std::string& name, hid_t attr) {
+  Handle space(H5Aget_space(attr), H5Sclose);
+  if (!space || H5Sget_simple_extent_npoints(space.get()) != 1)
+    fail(file, object, "attribute '" + name + "' must hold one value");
+}
+
 }  // namespace
 
 Handle& Handle::operator=(Handle&& o) noexcept {
@@ -91,6 +110,16 @@ QuietErrors::QuietErrors() {
 
 QuietErrors::~QuietErrors() { H5Eset_auto2(H5E_DEFAULT, func_, data_); }
 
+void quiet_process() {
+  skip_shutdown_at_exit();
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
+
+void skip_shutdown_at_exit() {
+  H5dont_atexit();  // before the library starts: it registers its exit handler then
+  H5open();
+}
+
 void fail(const std::string& file, const std::string& object, const std::string& what) {
   const std::string detail = innermost_error();
   std::string message = file + ": ";
@@ -111,6 +140,14 @@ Handle Writer::create_file() const {
   Handle file(H5Fcreate(file_.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), H5Fclose);
   if (!file) fail(file_, "", "cannot create the recording file");
   return file;
+}
+
+void Writer::start_swmr(hid_t file) const {
+  if (H5Fstart_swmr_write(file) < 0) fail(file_, "", "cannot start SWMR writing");
+}
+
+void Writer::flush(hid_t file) const {
+  if (H5Fflush(file, H5F_SCOPE_LOCAL) < 0) fail(file_, "", "cannot write the file");
 }
 
 Handle Writer::create_group(hid_t parent, const std::string& path) const {
@@ -188,14 +225,13 @@ void Writer::string_scalar(hid_t parent, const std::string& path, const std::str
 
 Column::Column(const Writer& writer, hid_t parent, const std::string& path,
                const std::vector<hsize_t>& row_shape, hid_t file_type, hid_t memory_type,
-               std::size_t element_size)
+               std::size_t element_size, hsize_t max_chunk_rows)
     : file_(writer.file()), path_(join_path(object_name(parent), path)), row_shape_(row_shape),
       memory_type_(memory_type) {
   const hsize_t row_elements =
       std::accumulate(row_shape.begin(), row_shape.end(), hsize_t{1}, std::multiplies<>());
   row_bytes_ = static_cast<std::size_t>(row_elements) * element_size;
-  // chunks of about 32 KiB, whole rows
-  chunk_rows_ = std::clamp<hsize_t>(32768 / std::max<std::size_t>(row_bytes_, 1), 1, 4096);
+  chunk_rows_ = std::clamp<hsize_t>(32768 / std::max<std::size_t>(row_bytes_, 1), 1, std::max<hsize_t>(max_chunk_rows, 1));
 
   std::vector<hsize_t> dims{0}, max_dims{H5S_UNLIMITED}, chunk{chunk_rows_};
   for (hsize_t d : row_shape) {
@@ -218,9 +254,12 @@ Column::Column(const Writer& writer, hid_t parent, const std::string& path,
 }
 
 void Column::append_bytes(const void* row) {
+  if (row_bytes_ == 0) return;  // rows of no elements: nothing to store
   const auto* bytes = static_cast<const unsigned char*>(row);
   pending_.insert(pending_.end(), bytes, bytes + row_bytes_);
-  if (pending_.size() >= static_cast<std::size_t>(chunk_rows_) * row_bytes_) flush();
+  // written at chunk boundaries: after an early flush() of a partial chunk the
+  // next write completes that chunk, and every later one is a whole chunk
+  if ((written_ + pending_.size() / row_bytes_) % chunk_rows_ == 0) flush();
 }
 
 void Column::flush() {
@@ -259,7 +298,23 @@ Reader::Reader(std::string file) : file_(std::move(file)) {
   if (!std::filesystem::is_regular_file(file_, ec)) fail(file_, "", "no such recording file");
   if (H5Fis_hdf5(file_.c_str()) <= 0) fail(file_, "", "not an HDF5 file");
   handle_ = Handle(H5Fopen(file_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-  if (!handle_) fail(file_, "", "cannot open the recording (truncated or damaged?)");
+  if (!handle_) {
+    // a SWMR writer that never closed the file (killed, or still running)
+    // leaves it marked open for writing; a SWMR reader may still open it
+    const std::string plain = innermost_error();
+    handle_ = Handle(H5Fopen(file_.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, H5P_DEFAULT), H5Fclose);
+    writer_left_open_ = static_cast<bool>(handle_);
+    if (!handle_) {
+      std::string message = file_ + ": cannot open the file (truncated or damaged?)";
+      if (!plain.empty()) message += " (HDF5: " + plain + ")";
+      throw RecordingError(message);
+    }
+  }
+}
+
+const GlobalHeaps& Reader::heaps() const {
+  if (!heaps_) heaps_ = std::make_unique<GlobalHeaps>(file_);
+  return *heaps_;
 }
 
 bool Reader::exists(const std::string& path) const {
@@ -297,6 +352,32 @@ hsize_t Reader::check_dims(const std::string& path, const std::vector<hsize_t>& 
   return std::accumulate(actual.begin(), actual.end(), hsize_t{1}, std::multiplies<>());
 }
 
+hsize_t Reader::check_rows(const std::string& path, hsize_t rows, std::vector<hsize_t>& row_shape) const {
+  const std::vector<hsize_t> actual = dims(path);
+  bool ok = actual.size() == row_shape.size() + 1 && actual[0] >= rows;
+  for (std::size_t i = 0; ok && i < row_shape.size(); ++i) ok = row_shape[i] == 0 || row_shape[i] == actual[i + 1];
+  if (!ok) {
+    std::vector<hsize_t> expected{rows};
+    expected.insert(expected.end(), row_shape.begin(), row_shape.end());
+    fail(file_, path, "has shape " + shape_text(actual, false) + ", expected at least " + shape_text(expected, true));
+  }
+  row_shape.assign(actual.begin() + 1, actual.end());
+  return std::accumulate(row_shape.begin(), row_shape.end(), rows, std::multiplies<>());
+}
+
+void Reader::read_rows(const std::string& path, hsize_t rows, const std::vector<hsize_t>& row_shape,
+                       hid_t memory_type, void* data) const {
+  Handle set = open_dataset(path);
+  std::vector<hsize_t> start(row_shape.size() + 1, 0), count{rows};
+  count.insert(count.end(), row_shape.begin(), row_shape.end());
+  Handle file_space(H5Dget_space(set.get()), H5Sclose);
+  Handle memory_space(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), H5Sclose);
+  if (!file_space || !memory_space ||
+      H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr) < 0 ||
+      H5Dread(set.get(), memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data) < 0)
+    fail(file_, path, "cannot read dataset (truncated or damaged file?)");
+}
+
 void Reader::read_raw(const std::string& path, hid_t memory_type, void* data) const {
   Handle set = open_dataset(path);
   if (H5Dread(set.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
@@ -310,6 +391,13 @@ std::vector<std::string> Reader::strings(const std::string& path) const {
     fail(file_, path, "expected variable-length strings");
   Handle space(H5Dget_space(set.get()), H5Sclose);
   const hssize_t n = H5Sget_simple_extent_npoints(space.get());
+  // each element's heap object checked first: HDF5 trusts them (h5_heaps.hpp)
+  Handle dcpl(H5Dget_create_plist(set.get()), H5Pclose);
+  const haddr_t offset = H5Dget_offset(set.get());
+  if (n > 0 && (H5Pget_layout(dcpl.get()) != H5D_CONTIGUOUS || offset == HADDR_UNDEF ||
+                H5Dget_storage_size(set.get()) != 16 * static_cast<hsize_t>(n) ||
+                !heaps().strings_fit(offset, static_cast<std::uint64_t>(n))))
+    fail(file_, path, "damaged strings (their lengths or heap objects do not match)");
   std::vector<char*> texts(static_cast<std::size_t>(std::max<hssize_t>(n, 0)), nullptr);
   Handle type = vlen_string_type();
   if (n > 0 && H5Dread(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data()) < 0)
@@ -337,7 +425,9 @@ Handle Reader::open_attribute(const std::string& object, const std::string& name
 }
 
 std::string Reader::string_attribute(const std::string& object, const std::string& name) const {
+  heaps();  // the string's heap collection checked first (h5_heaps.hpp)
   Handle attr = open_attribute(object, name);
+  check_scalar(file_, object, name, attr.get());
   Handle file_type(H5Aget_type(attr.get()), H5Tclose);
   if (H5Tget_class(file_type.get()) != H5T_STRING || H5Tis_variable_str(file_type.get()) <= 0)
     fail(file_, object, "attribute '" + name + "' is not a string");
@@ -352,14 +442,33 @@ std::string Reader::string_attribute(const std::string& object, const std::strin
 
 double Reader::double_attribute(const std::string& object, const std::string& name) const {
   Handle attr = open_attribute(object, name);
+  check_scalar(file_, object, name, attr.get());
   double value = 0.0;
   if (H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &value) < 0)
     fail(file_, object, "cannot read attribute '" + name + "' as a number");
   return value;
 }
 
+std::vector<double> Reader::double_attributes(const std::string& object, const std::string& name,
+                                             std::size_t n) const {
+  Handle attr = open_attribute(object, name);
+  Handle space(H5Aget_space(attr.get()), H5Sclose);
+  if (!space || H5Sget_simple_extent_npoints(space.get()) != static_cast<hssize_t>(n))
+    fail(file_, object, "attribute '" + name + "' must hold " + std::to_string(n) + " values");
+  std::vector<double> out(n, 0.0);
+  if (H5Aread(attr.get(), H5T_NATIVE_DOUBLE, out.data()) < 0)
+    fail(file_, object, "cannot read attribute '" + name + "' as numbers");
+  return out;
+}
+
+bool Reader::has_attribute(const std::string& object, const std::string& name) const {
+  return (object == "/" || exists(object)) &&
+         H5Aexists_by_name(handle_.get(), object.c_str(), name.c_str(), H5P_DEFAULT) > 0;
+}
+
 std::int32_t Reader::int_attribute(const std::string& object, const std::string& name) const {
   Handle attr = open_attribute(object, name);
+  check_scalar(file_, object, name, attr.get());
   std::int32_t value = 0;
   if (H5Aread(attr.get(), H5T_NATIVE_INT32, &value) < 0)
     fail(file_, object, "cannot read attribute '" + name + "' as an integer");

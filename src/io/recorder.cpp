@@ -10,6 +10,7 @@
 #include "io/recording_names.hpp"
 #include "joints/joint_frames.hpp"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 
@@ -22,6 +23,10 @@ using h5::Handle;
 using h5::Writer;
 
 constexpr int kStages = static_cast<int>(Stage::Count);
+// At most this many rows a chunk, and a checkpoint (H5Fflush) every this many
+// recorded rows: a killed run loses at most about this many rows (plus the
+// contacts' partly filled chunk), docs/recording-format.md.
+constexpr hsize_t kChunkRows = 256;
 
 // A curved kind's exact dimensions (geometry/curved.hpp) as attributes next
 // to its drawing mesh: radius, centre (body frame), and length or height.
@@ -175,7 +180,7 @@ struct Recorder::Impl {
     contacts_group = writer.create_group(f, "contacts");
     const hid_t s = steps_group.get(), c = contacts_group.get();
     auto col = [&](hid_t g, const char* name, std::vector<hsize_t> row, auto type) {
-      return Column::of<decltype(type)>(writer, g, name, row);
+      return Column::of<decltype(type)>(writer, g, name, row, kChunkRows);
     };
     step = col(s, "step", {}, std::int64_t{});
     time = col(s, "time", {}, double{});
@@ -243,9 +248,11 @@ struct Recorder::Impl {
     if (stage_seconds) writer.attribute(stage_seconds->id(), "stage_names", stages);
     writer.attribute(kind->id(), "names", kinds);
     step_offset->append_value(std::int64_t{0});
+
   }
 
   void record(const State& state, const StepReport* report);
+  void checkpoint();
   void close();
   std::vector<std::optional<Column>*> columns();
 
@@ -258,6 +265,7 @@ struct Recorder::Impl {
   std::size_t chain;  // solvers in the chain: /steps/solved_by's width
   std::int64_t contact_total = 0;
   bool closed = false;
+  hsize_t rows_pending = 0;  // rows recorded since the last checkpoint
   std::optional<Column> step, time, position, orientation, linear_velocity, angular_velocity, pose2d,
       contact_count, contacts_found, constraints, traps, solver_status, solver_iterations, solver_calls, solver_failures, solver_recoveries,
       problem_size, complementarity, feasibility, max_penetration, islands, escalations, solved_by,
@@ -377,6 +385,18 @@ void Recorder::Impl::record(const State& state, const StepReport* report) {
   }
 }
 
+// H5Fflush: the chunks written so far (columns write a chunk when it fills)
+// and the datasets' extents reach the file. Under SWMR writing the file stays
+// readable whenever the process dies; its columns then hold different row
+// counts, and read_recording() reads the rows that all of them hold.
+void Recorder::Impl::checkpoint() {
+  writer.flush(file.get());
+  rows_pending = 0;
+}
+
+// The columns' last rows, then the root attribute complete = 1 (written 0 at
+// creation): the file says it was closed by its writer. SWMR writing creates
+// and changes no attributes, so it is set after closing, in a plain reopen.
 void Recorder::Impl::close() {
   if (closed) return;
   closed = true;
@@ -385,6 +405,15 @@ void Recorder::Impl::close() {
   steps_group.reset();
   contacts_group.reset();
   if (file.reset() < 0) h5::fail(writer.file(), "", "cannot close the recording file");
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V110, H5F_LIBVER_V110);
+  Handle reopened(H5Fopen(writer.file().c_str(), H5F_ACC_RDWR, fapl.get()), H5Fclose);
+  Handle attr(reopened ? H5Aopen(reopened.get(), recording_names::kComplete, H5P_DEFAULT) : -1, H5Aclose);
+  const std::int32_t one = 1;
+  if (!attr || H5Awrite(attr.get(), H5T_NATIVE_INT32, &one) < 0)
+    h5::fail(writer.file(), "/", "cannot mark the recording complete");
+  attr.reset();
+  if (reopened.reset() < 0) h5::fail(writer.file(), "", "cannot close the recording file");
 }
 
 Recorder::Recorder(const std::string& path, const Model& model, const State& initial, int every,
@@ -393,16 +422,29 @@ Recorder::Recorder(const std::string& path, const Model& model, const State& ini
   if (model.bodies.empty()) throw RecordingError(path + ": the model has no bodies");
   h5::QuietErrors quiet;
   impl_ = std::make_unique<Impl>(path, model, every, timings);
-  write_model(impl_->writer, impl_->file.get(), model, every, scene_text);
-  write_bodies(impl_->writer, impl_->file.get(), model);
-  impl_->record(initial, nullptr);
+  Impl& m = *impl_;
+  write_model(m.writer, m.file.get(), model, every, scene_text);
+  write_bodies(m.writer, m.file.get(), model);
+  m.writer.attribute(m.file.get(), recording_names::kComplete, std::int32_t{0});
+  // SWMR writing from the first row on (h5.hpp: Writer::start_swmr); the
+  // initial row's partial chunks are written at once, so even a run killed in
+  // its first steps leaves a readable file with the initial state
+  m.steps_group.reset();
+  m.contacts_group.reset();
+  m.writer.start_swmr(m.file.get());
+  m.record(initial, nullptr);
+  for (std::optional<Column>* c : m.columns())
+    if (*c) (*c)->flush();
+  m.checkpoint();
 }
 
 Recorder::~Recorder() {
+  h5::QuietErrors quiet;  // also while the handles of a failed recording close
   try {
     close();
   } catch (...) {  // a destructor must not throw; call close() to see the error
   }
+  impl_.reset();
 }
 
 void Recorder::on_step(const Model& model, const State& state, const StepReport& report) {
@@ -415,6 +457,7 @@ void Recorder::on_step(const Model& model, const State& state, const StepReport&
   if (state.step % impl_->every != 0) return;
   h5::QuietErrors quiet;
   impl_->record(state, &report);
+  if (++impl_->rows_pending >= kChunkRows) impl_->checkpoint();
 }
 
 void Recorder::close() {

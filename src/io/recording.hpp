@@ -8,6 +8,8 @@
 #include "sim/state.hpp"
 #include "sim/step_report.hpp"
 
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -89,11 +91,26 @@ struct RecordedJoint {
   Mat3 frame_a = Mat3::Identity(), frame_b = Mat3::Identity();
 };
 
+// A body's shape as a recording keeps it (/bodies/shape_<i>): a half-space by
+// its plane, every other kind by its drawing mesh in the body frame.
+struct RecordedShape {
+  std::string kind;                        // shape kind name (geometry/shape.hpp)
+  Vec3 normal = Vec3::UnitZ();             // half_space: {p : normal . p <= offset}
+  double offset = 0.0;
+  std::vector<Vec3> vertices;              // the other kinds: the mesh
+  std::vector<std::array<int, 3>> triangles;
+  std::vector<int> facet_offsets, facet_vertices;  // facet f: facet_vertices[facet_offsets[f] .. facet_offsets[f+1])
+};
+
 struct Recording {
   std::vector<std::string> body_names;
   std::vector<bool> body_static;
   std::vector<double> body_mass;
   std::vector<Mat3> body_inertia;
+  std::vector<std::uint32_t> body_material;  // index into materials (empty in files without /bodies/material)
+  std::vector<RecordedShape> shapes;         // per body
+  std::vector<std::string> materials;        // /model/materials
+  Vec3 gravity = Vec3::Zero();
   int format_version = 0;
   int dimension = 3;
   double h = 0.0;
@@ -103,8 +120,20 @@ struct Recording {
   std::string scene_text;                   // empty when none was stored
   std::vector<RecordedJoint> joints;        // names and kinds always; ends and frames when stored
   std::vector<RecordedStep> steps;  // steps[0] is the initial state
+  // false: the writer never closed the file (killed, or still running); steps
+  // holds the rows up to its last checkpoint (docs/recording-format.md)
+  bool complete = true;
 };
 
+// Reads and checks a whole recording: every dataset's shape, every index
+// (bodies, materials, features, joints, shape meshes) and count (per-row
+// contacts against /contacts/step_offset). A file that is not a complete,
+// consistent recording throws RecordingError "FILE: DATASET: what"; an
+// incomplete one (complete == false) is read up to its last checkpoint.
 Recording read_recording(const std::string& path);
+
+// "FILE: incomplete recording: N complete rows (steps S0..S1); the writer did not
+// close it (killed?)" for a Recording with complete == false.
+std::string incomplete_note(const std::string& path, const Recording& recording);
 
 }  // namespace pegsim

@@ -34,6 +34,9 @@ inline constexpr const char* kFormat = "pegsim-recording";
 // file's seven columns (kStageNamesV3) are read into their stages, the new
 // ones zero; /model's stepper (a file before it was time-stepping)
 inline constexpr int kFormatVersion = 4;
+// root attribute, i32: 0 while the writer has the file open, 1 once it closed
+// it (absent in files written before it was added: complete)
+inline constexpr const char* kComplete = "complete";
 inline constexpr std::array<Stage, 7> kStagesV3 = {Stage::Broadphase, Stage::Narrowphase, Stage::ContactModel,
                                                    Stage::Formulation, Stage::Solver, Stage::Integration,
                                                    Stage::Observers};
