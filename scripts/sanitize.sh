@@ -32,13 +32,33 @@ cmake --build "$BUILD" -j"${PEGSIM_JOBS:-$(nproc)}" --target $TESTS
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 [ -s scripts/sanitize.supp ] && export LSAN_OPTIONS="suppressions=$PWD/scripts/sanitize.supp"
-mkdir -p "$BUILD/test-tmp"
-failed=()
-for t in $TESTS; do
-  echo "sanitize: $t"
-  if ! TMPDIR="$PWD/$BUILD/test-tmp" "$BUILD/tests/$t" --gtest_brief=1 ${PEGSIM_SANITIZE_GTEST_ARGS:-}; then
-    failed+=("$t")
+mkdir -p "$BUILD/test-tmp" "$BUILD/test-logs"
+# the binaries run side by side, PEGSIM_JOBS at a time (each one test at a
+# time inside), each into its own log; a failing one's log is printed
+run_one() {
+  local t=$1 start=$SECONDS
+  # shellcheck disable=SC2086
+  if TMPDIR="$PWD/$BUILD/test-tmp" "$BUILD/tests/$t" --gtest_brief=1 ${PEGSIM_SANITIZE_GTEST_ARGS:-} \
+      > "$BUILD/test-logs/$t.log" 2>&1; then
+    echo "sanitize: $t clean ($((SECONDS - start)) s)"
+  else
+    echo "sanitize: $t FAILED ($((SECONDS - start)) s):"
+    tail -n 60 "$BUILD/test-logs/$t.log"
+    return 1
   fi
+}
+jobs_max=${PEGSIM_JOBS:-$(nproc)}
+failed=()
+pids=()
+names=()
+for t in $TESTS; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do sleep 1; done
+  run_one "$t" &
+  pids+=($!)
+  names+=("$t")
+done
+for i in "${!pids[@]}"; do
+  wait "${pids[$i]}" || failed+=("${names[$i]}")
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "sanitize: FAILED: ${failed[*]}" >&2

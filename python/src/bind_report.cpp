@@ -83,6 +83,8 @@ void bind_report(py::module_& m) {
       .def_property_readonly("i", [](const StepReport& r) { return r.constraints.i; }, "I-constraints built")
       .def_property_readonly("x", [](const StepReport& r) { return r.constraints.x; }, "X-constraints built")
       .def_readonly("traps", &StepReport::traps, "standard-model traps among the contacts found")
+      .def_readonly("short_contact_distance", &StepReport::short_contact_distance,
+                    "bodies that may travel farther this step than a fixed eps (contacts can be missed)")
       .def_readonly("contacts", &StepReport::contacts, "the contact model's (sub-)contacts, list of Contact")
       .def_property_readonly("normal_impulses", [](const StepReport& r) {
         Array out(static_cast<py::ssize_t>(r.impulses.size()));

@@ -178,6 +178,12 @@ void bind_scene(py::module_& m) {
                       if (n < 0) throw std::invalid_argument("solver_max_iterations: must be >= 0");
                       s.model.options.solver_max_iterations = n;
                     })
+      .def_property("solver_time_budget", [](const Scene& s) { return s.model.options.solver_time_budget; },
+                    [](Scene& s, double seconds) {
+                      if (!(seconds >= 0.0)) throw std::invalid_argument("solver_time_budget: must be >= 0 s");
+                      s.model.options.solver_time_budget = seconds;
+                    },
+                    "wall-clock seconds one solve may take (0: no limit); a solve past it is a counted failure")
       .def_property("position_correction", [](const Scene& s) { return s.model.options.position_correction; },
                     [](Scene& s, bool on) { s.model.options.position_correction = on; },
                     "project poses out of overlap after each step (sim/position_correction.cpp)")

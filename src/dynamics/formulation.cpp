@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
 
 namespace pegsim {
 namespace formulation_detail {
@@ -34,11 +35,14 @@ double row_velocity(const JacobianRow& row, const std::vector<Vec6>& nu) {
 
 // A_ij = G_i' M^-1 G_j over the bodies rows i and j share. Rows are bucketed by
 // body so only pairs that touch a common body are visited.
-void fill_delassus(const std::vector<JacobianRow>& rows, int n_rows_with_bodies,
-                   const std::vector<InverseMass>& minv, std::size_t body_count, MatX& A) {
+void fill_delassus(const LcpStructure& structure, int n_rows_with_bodies, const std::vector<InverseMass>& minv,
+                   MatX& A) {
+  const std::vector<JacobianRow>& rows = structure.rows;
+  const std::size_t body_count = structure.scene_body.empty() ? minv.size() : structure.scene_body.size();
   // The rows' Jacobian blocks grouped by body, each body's in row order (a
   // counting sort into flat storage kept by the thread: a steady step
-  // allocates nothing here, issue 11).
+  // allocates nothing here, issue 11). Each A_ij sums at most two bodies'
+  // terms, so the order the bodies are visited in does not change its bits.
   thread_local std::vector<int> start;                  // body b: entries[start[b] .. start[b + 1])
   thread_local std::vector<std::pair<int, Vec6>> entries;  // (row, j)
   thread_local std::vector<Vec6> scaled;                // M^-1 j of a body's entries
@@ -62,9 +66,10 @@ void fill_delassus(const std::vector<JacobianRow>& rows, int n_rows_with_bodies,
   for (std::size_t b = 0; b < body_count; ++b) {
     const int first = start[b], count = start[b + 1] - start[b];
     if (count == 0) continue;
+    const InverseMass& m = minv[structure.scene_index(static_cast<std::uint32_t>(b))];
     const std::pair<int, Vec6>* list = entries.data() + first;
     scaled.resize(static_cast<std::size_t>(count));
-    for (int k = 0; k < count; ++k) scaled[k] = minv[b].apply(list[k].second);
+    for (int k = 0; k < count; ++k) scaled[k] = m.apply(list[k].second);
     for (int k = 0; k < count; ++k) {
       const int i = list[k].first;
       for (int l = k; l < count; ++l) {
@@ -95,15 +100,16 @@ void add_friction_rows(const Contact& contact, int contact_index, int normal_row
   lcp.layout.add(normal_row, first_friction, nd, slip);
 }
 
+Mat6 inverse_mass_block(const InverseMass& m) {
+  Mat6 block = Mat6::Zero();
+  block.topLeftCorner<3, 3>() = (m.inv_mass * m.linear_mask).asDiagonal();
+  block.bottomRightCorner<3, 3>() = m.inv_inertia;
+  return block;
+}
+
 void fill_inverse_mass(const std::vector<InverseMass>& minv, LcpStructure& structure) {
   structure.inverse_mass.resize(minv.size());
-  for (std::size_t b = 0; b < minv.size(); ++b) {
-    const InverseMass& m = minv[b];
-    Mat6& block = structure.inverse_mass[b];
-    block.setZero();
-    block.topLeftCorner<3, 3>() = (m.inv_mass * m.linear_mask).asDiagonal();
-    block.bottomRightCorner<3, 3>() = m.inv_inertia;
-  }
+  for (std::size_t b = 0; b < minv.size(); ++b) structure.inverse_mass[b] = inverse_mass_block(minv[b]);
 }
 
 }  // namespace formulation_detail
@@ -220,15 +226,15 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
     ++next_slip;
   }
 
-  // G' M^-1 G blocks
-  if (in.matrix) fill_delassus(structure.rows, n_normal + n_friction, *in.inverse_mass, model.bodies.size(), lcp.A);
-  formulation_detail::fill_inverse_mass(*in.inverse_mass, structure);
-
   // b: G' nu* (+ psi/h for Stewart-Trinkle's normal rows)
   const std::vector<Vec6>& nu = *in.free_velocity;
   for (int v = 0; v < n_normal + n_friction; ++v) lcp.b(v) = row_velocity(structure.rows[v], nu);
   if (kind == FormulationKind::StewartTrinkle)
     for (int c = 0; c < nc; ++c) lcp.b(c) += set.contacts[c].contact.gap / in.h;
+
+  // the island's own body numbers, then G' M^-1 G blocks
+  number_island_bodies(structure, *in.inverse_mass);
+  if (in.matrix) fill_delassus(structure, n_normal + n_friction, *in.inverse_mass, lcp.A);
 }
 
 double normal_impulse(const StepProblem& problem, const VecX& z, int contact) {
@@ -239,15 +245,54 @@ double normal_impulse(const StepProblem& problem, const VecX& z, int contact) {
 
 void apply_impulses(const StepProblem& problem, const VecX& z, const std::vector<InverseMass>& minv,
                     std::vector<Vec6>& velocity) {
-  std::vector<Vec6> impulse(velocity.size(), Vec6::Zero());
-  const std::vector<JacobianRow>& rows = problem.lcp.structure.rows;
-  for (std::size_t v = 0; v < rows.size(); ++v) {
-    const JacobianRow& r = rows[v];
+  const LcpStructure& st = problem.lcp.structure;
+  const std::size_t nb = st.scene_body.empty() ? velocity.size() : st.scene_body.size();
+  thread_local std::vector<Vec6> impulse;  // G z per body the rows name
+  impulse.assign(nb, Vec6::Zero());
+  for (std::size_t v = 0; v < st.rows.size(); ++v) {
+    const JacobianRow& r = st.rows[v];
     if (z(v) == 0.0) continue;
     if (r.body_a != kNoBody) impulse[r.body_a] += r.ja * z(v);
     if (r.body_b != kNoBody) impulse[r.body_b] += r.jb * z(v);
   }
-  for (std::size_t b = 0; b < velocity.size(); ++b) velocity[b] += minv[b].apply(impulse[b]);
+  for (std::size_t b = 0; b < nb; ++b) {
+    const std::uint32_t scene = st.scene_index(static_cast<std::uint32_t>(b));
+    velocity[scene] += minv[scene].apply(impulse[b]);
+  }
+}
+
+// See the header. The slot table is the thread's, sized to the scene once and
+// cleared entry by entry, so numbering costs the island's rows and bodies.
+void number_island_bodies(LcpStructure& structure, const std::vector<InverseMass>& inverse_mass, std::size_t first_row,
+                          std::vector<JacobianRow>* extra) {
+  thread_local std::vector<std::uint32_t> slot;  // scene body -> its number, kNoBody when it has none
+  if (slot.size() < inverse_mass.size()) slot.resize(inverse_mass.size(), kNoBody);
+  std::vector<std::uint32_t>& scene = structure.scene_body;
+  if (first_row == 0) {
+    scene.clear();
+    structure.inverse_mass.clear();
+  }
+  for (std::size_t k = 0; k < scene.size(); ++k) slot[scene[k]] = static_cast<std::uint32_t>(k);
+  auto number = [&](std::uint32_t& body) {
+    if (body == kNoBody) return;
+    if (body >= inverse_mass.size()) throw std::logic_error("number_island_bodies: a row names no scene body");
+    if (slot[body] == kNoBody) {
+      slot[body] = static_cast<std::uint32_t>(scene.size());
+      scene.push_back(body);
+      structure.inverse_mass.push_back(formulation_detail::inverse_mass_block(inverse_mass[body]));
+    }
+    body = slot[body];
+  };
+  for (std::size_t v = first_row; v < structure.rows.size(); ++v) {
+    number(structure.rows[v].body_a);
+    number(structure.rows[v].body_b);
+  }
+  if (extra)
+    for (JacobianRow& r : *extra) {
+      number(r.body_a);
+      number(r.body_b);
+    }
+  for (std::uint32_t b : scene) slot[b] = kNoBody;
 }
 
 }  // namespace pegsim

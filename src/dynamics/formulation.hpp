@@ -79,12 +79,23 @@ std::vector<std::string> formulation_names();
 void build_problem(FormulationKind kind, const FormulationInput& in, const ConstraintSet& constraints,
                    StepProblem& out);
 
+// Numbers the bodies the problem's rows name 0..k-1, in the order the rows
+// first name them, fills LcpStructure::inverse_mass for those k from the
+// scene's per-body inverse masses and records their scene indices
+// (LcpStructure::scene_body). Called by build_problem, and again for rows added after it (joint_problem.cpp,
+// tree_stepping.cpp) from `first_row` on, extending the numbering; `extra`
+// rows (StepProblem::measure_extra) are numbered with them. Before it, rows
+// name scene bodies. Costs the island's rows and bodies, not the scene's.
+void number_island_bodies(LcpStructure& structure, const std::vector<InverseMass>& inverse_mass,
+                          std::size_t first_row = 0, std::vector<JacobianRow>* extra = nullptr);
+
 // The normal impulse on a ConstraintSet contact: the sum over its Normal
 // variables (0 for a contact with none, such as a PEG secondary sub-contact).
 double normal_impulse(const StepProblem& problem, const VecX& z, int contact);
 
 // nu^{l+1} = nu* + M^-1 G z (eq. 2.30): accumulates each variable's impulse
-// onto its bodies and returns the new velocities (body count entries).
+// onto its bodies and adds M^-1 of it to their velocities (scene bodies; the
+// rows' bodies mapped through LcpStructure::scene_body).
 void apply_impulses(const StepProblem& problem, const VecX& z, const std::vector<InverseMass>& inverse_mass,
                     std::vector<Vec6>& velocity);
 

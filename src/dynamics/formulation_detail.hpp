@@ -16,9 +16,11 @@ JacobianRow contact_row(const Contact& c, const Vec3& d, const Model& model, con
 // w = ja . nu_a + jb . nu_b
 double row_velocity(const JacobianRow& row, const std::vector<Vec6>& nu);
 
-// A_ij += G_i' M^-1 G_j for the first n_rows_with_bodies rows (symmetric).
-void fill_delassus(const std::vector<JacobianRow>& rows, int n_rows_with_bodies,
-                   const std::vector<InverseMass>& minv, std::size_t body_count, MatX& A);
+// A_ij += G_i' M^-1 G_j for the first n_rows_with_bodies of structure.rows
+// (symmetric); the rows' bodies are numbered by number_island_bodies (minv:
+// the scene's, read through LcpStructure::scene_index).
+void fill_delassus(const LcpStructure& structure, int n_rows_with_bodies, const std::vector<InverseMass>& minv,
+                   MatX& A);
 
 // One contact's n_d friction rows (first_friction ...) and its slip row (eq.
 // 2.21-2.22): Jacobian rows, directions, roles, contact_of = normal_row,
@@ -27,8 +29,10 @@ void fill_delassus(const std::vector<JacobianRow>& rows, int n_rows_with_bodies,
 void add_friction_rows(const Contact& contact, int contact_index, int normal_row, int first_friction, int slip,
                        int nd, const FormulationInput& in, std::vector<Vec3>& dirs, StepProblem& out);
 
-// LcpStructure::inverse_mass from the per-body inverse masses.
+// LcpStructure::inverse_mass from the per-body inverse masses (the rows
+// numbering bodies as minv does), and one body's 6 x 6 block.
 void fill_inverse_mass(const std::vector<InverseMass>& minv, LcpStructure& structure);
+Mat6 inverse_mass_block(const InverseMass& m);
 
 // Eqs. 4.41-4.51 (peg_rows.cpp).
 void build_peg_problem(FormulationKind kind, const FormulationInput& in, const ConstraintSet& set,

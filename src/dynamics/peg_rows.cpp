@@ -251,18 +251,29 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
     ++next_slip;
   }
 
-  // G' M^-1 G, then (R - G)' M^-1 G for the rows that measure other sub-contacts
+  // b: R' nu* plus the gap terms (the rows still name scene bodies here)
   const std::vector<InverseMass>& minv = *in.inverse_mass;
-  if (in.matrix) fill_delassus(structure.rows, n_forces, minv, model.bodies.size(), lcp.A);
-  fill_inverse_mass(minv, structure);
-  std::vector<std::vector<std::pair<int, Vec6>>> by_body(model.bodies.size());  // (column, M^-1 g)
+  for (int v = 0; v < n; ++v)
+    lcp.b(v) = row_velocity(structure.rows[v], nu) + row_velocity(terms[v].extra, nu) + terms[v].gap;
+
+  // R - G per row, for the articulated trees' terms (sim/tree_stepping.hpp),
+  // numbered with the rows: the island's own body numbers from here on
+  out.measure_extra.resize(n);
+  for (int v = 0; v < n; ++v) out.measure_extra[v] = terms[v].extra;
+  number_island_bodies(structure, minv, 0, &out.measure_extra);
+
+  // G' M^-1 G, then (R - G)' M^-1 G for the rows that measure other sub-contacts
+  if (in.matrix) fill_delassus(structure, n_forces, minv, lcp.A);
+  thread_local std::vector<std::vector<std::pair<int, Vec6>>> by_body;  // (column, M^-1 g) per island body
+  by_body.resize(std::max(by_body.size(), structure.scene_body.size()));
+  for (std::size_t b = 0; b < structure.scene_body.size(); ++b) by_body[b].clear();
   for (int col = 0; col < n_forces; ++col) {
     const JacobianRow& g = structure.rows[col];
-    if (g.body_a != kNoBody) by_body[g.body_a].push_back({col, minv[g.body_a].apply(g.ja)});
-    if (g.body_b != kNoBody) by_body[g.body_b].push_back({col, minv[g.body_b].apply(g.jb)});
+    if (g.body_a != kNoBody) by_body[g.body_a].push_back({col, minv[structure.scene_index(g.body_a)].apply(g.ja)});
+    if (g.body_b != kNoBody) by_body[g.body_b].push_back({col, minv[structure.scene_index(g.body_b)].apply(g.jb)});
   }
   for (int v = 0; v < n; ++v) {
-    const JacobianRow& e = terms[v].extra;
+    const JacobianRow& e = out.measure_extra[v];
     for (const auto& [body, j] : {std::pair{e.body_a, e.ja}, std::pair{e.body_b, e.jb}}) {
       if (body == kNoBody) continue;
       for (const auto& [col, mg] : by_body[body]) C.add(v, col, j.dot(mg));
@@ -271,13 +282,6 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
   C.finish(structure.coupling);
   if (in.matrix)
     for (const LcpStructure::Entry& e : structure.coupling) lcp.A(e.row, e.col) += e.value;
-
-  out.measure_extra.resize(n);  // R - G per row, for the articulated trees' terms (sim/tree_stepping.hpp)
-  for (int v = 0; v < n; ++v) out.measure_extra[v] = terms[v].extra;
-
-  // b: R' nu* plus the gap terms
-  for (int v = 0; v < n; ++v)
-    lcp.b(v) = row_velocity(structure.rows[v], nu) + row_velocity(terms[v].extra, nu) + terms[v].gap;
 }
 
 }  // namespace pegsim::formulation_detail

@@ -17,6 +17,7 @@ SceneOptions parse_options(const Field& options) {
   options.expect_keys({"name", "dimension", "h", "duration", "eps", "eps_theta",
                        "friction_directions", "friction", "stepper", "model", "formulation", "solver",
                        "gravity", "solver_tolerance", "solver_max_iterations", "max_problem_size", "solver_relaxation", "solver_chain",
+                       "solver_time_budget",
                        "max_cone_violation", "max_penetration", "islands", "position_correction",
                        "correction_tolerance", "correction_iterations", "joint_stabilization", "joint_correction",
                        "joint_eps_p", "joint_eps_v", "joint_correction_iterations",
@@ -106,6 +107,7 @@ SceneOptions parse_options(const Field& options) {
   }
   if (Field f = options["max_cone_violation"]; f.present()) sim.max_cone_violation = f.non_negative();
   if (Field f = options["max_problem_size"]; f.present()) sim.max_problem_size = f.integer_at_least(1);
+  if (Field f = options["solver_time_budget"]; f.present()) sim.solver_time_budget = f.non_negative();
   if (Field f = options["max_penetration"]; f.present()) sim.max_penetration = f.non_negative();
   if (Field f = options["islands"]; f.present()) sim.islands = f.boolean();
   if (Field f = options["position_correction"]; f.present()) sim.position_correction = f.boolean();

@@ -3,6 +3,7 @@
 #include "dynamics/formulation_detail.hpp"
 #include "joints/joint_rows.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace pegsim {
@@ -46,9 +47,15 @@ void add_bounded(const JacobianRow& g, double rate, double target, double bound,
 
 // A_ij += G_i' M^-1 G_j for every appended row i against every row j (old and
 // new) sharing a body; the old rows' columns get the transpose.
-void fill_joint_delassus(const std::vector<JacobianRow>& rows, int first, const std::vector<InverseMass>& minv, MatX& A) {
+// A_ij += G_i' M^-1 G_j for the joint rows i >= first against every row j
+// (and A_ji for the rows before first); the rows' bodies are the island's
+// numbers (LcpStructure::scene_body), minv the scene's.
+void fill_joint_delassus(const LcpStructure& structure, int first, const std::vector<InverseMass>& minv, MatX& A) {
+  const std::vector<JacobianRow>& rows = structure.rows;
   const int n = static_cast<int>(rows.size());
-  std::vector<std::vector<int>> by_body(minv.size());
+  thread_local std::vector<std::vector<int>> by_body;  // rows per island body
+  by_body.resize(std::max(by_body.size(), structure.scene_body.size()));
+  for (std::size_t b = 0; b < structure.scene_body.size(); ++b) by_body[b].clear();
   for (int j = 0; j < n; ++j) {
     if (rows[j].body_a != kNoBody) by_body[rows[j].body_a].push_back(j);
     if (rows[j].body_b != kNoBody && rows[j].body_b != rows[j].body_a) by_body[rows[j].body_b].push_back(j);
@@ -62,7 +69,7 @@ void fill_joint_delassus(const std::vector<JacobianRow>& rows, int first, const 
   for (int i = first; i < n; ++i) {
     for (std::uint32_t body : {rows[i].body_a, rows[i].body_b}) {
       if (body == kNoBody || (body == rows[i].body_b && rows[i].body_a == rows[i].body_b)) continue;
-      const Vec6 mi = minv[body].apply(side(rows[i], body));
+      const Vec6 mi = minv[structure.scene_index(body)].apply(side(rows[i], body));
       for (int j : by_body[body]) {
         const double v = side(rows[j], body).dot(mi);
         A(i, j) += v;
@@ -123,7 +130,6 @@ void append_joint_rows(const FormulationInput& in, const std::vector<int>& joint
   const int m = static_cast<int>(rows.size());
   const int n = first + m;
   LcpStructure& structure = lcp.structure;
-  if (structure.inverse_mass.size() != in.inverse_mass->size()) formulation_detail::fill_inverse_mass(*in.inverse_mass, structure);
   structure.rows.resize(n);
   lcp.b.conservativeResize(n);
   if (lcp.bound.empty()) lcp.bound.assign(first, RowBound::NonNegative);
@@ -151,6 +157,7 @@ void append_joint_rows(const FormulationInput& in, const std::vector<int>& joint
     out.var_joint_row[v] = rows[k].joint_row;
   }
   structure.coupling.insert(structure.coupling.end(), coupling.begin(), coupling.end());
+  number_island_bodies(structure, *in.inverse_mass, static_cast<std::size_t>(first));
   if (!in.matrix) {
     lcp.A.resize(0, 0);
     return;
@@ -159,7 +166,7 @@ void append_joint_rows(const FormulationInput& in, const std::vector<int>& joint
   MatX grown = MatX::Zero(n, n);
   if (first > 0 && lcp.A.rows() == first) grown.topLeftCorner(first, first) = lcp.A;
   lcp.A = std::move(grown);
-  fill_joint_delassus(structure.rows, first, *in.inverse_mass, lcp.A);
+  fill_joint_delassus(structure, first, *in.inverse_mass, lcp.A);
   for (const LcpStructure::Entry& e : coupling) lcp.A(e.row, e.col) += e.value;
 }
 

@@ -47,9 +47,10 @@ void CertificationLog::on_step(const Model& model, const State&, const StepRepor
     for (std::size_t a = 0; a < island.attempts.size() && !island.over_budget; ++a) {
       const SolveAttempt& t = island.attempts[a];
       char part[160];
-      std::snprintf(part, sizeof part, "%s%s %s (residual %.3g, cone %.3g)", a ? " -> " : "",
+      std::snprintf(part, sizeof part, "%s%s %s%s (residual %.3g, cone %.3g)", a ? " -> " : "",
                     t.solver < static_cast<int>(chain.size()) ? chain[t.solver].c_str() : "?",
-                    std::string(to_string(t.status)).c_str(), t.residual, t.cone_violation);
+                    std::string(to_string(t.status)).c_str(), t.out_of_time ? ", time budget spent" : "", t.residual,
+                    t.cone_violation);
       line += part;
     }
     if (island.over_budget) {
@@ -62,6 +63,14 @@ void CertificationLog::on_step(const Model& model, const State&, const StepRepor
     }
     if (island.recovered) line += "; recovered without penetration correction";
     warn(line);
+  }
+  if (r.short_contact_distance > 0) {
+    char part[240];
+    std::snprintf(part, sizeof part,
+                  "%d bodies may travel farther this step than the fixed contact distance eps = %.3g m: "
+                  "a contact ahead of them can be missed (thesis eq. 5.1; eps: auto sizes it per body)",
+                  r.short_contact_distance, model.options.eps);
+    warn(head + std::string(part));
   }
   if (r.penetration_exceeded) {
     char part[160];

@@ -32,8 +32,13 @@ Pose predicted_pose(const BodyState& s, const Vec6& nu, double h, bool planar) {
 // with a = f/m + g and alpha = J^-1 (tau - w x J w), r the bounding radius.
 // A pair's contact distance is the sum of its two bodies' (both may approach).
 double contact_distance(const Model& model, const State& state, std::uint32_t i) {
-  const BodyModel& body = model.bodies[i];
   if (!model.options.eps_auto) return 0.5 * model.options.eps;
+  if (model.bodies[i].is_static) return 0.0;
+  return std::max(step_travel(model, state, i), 1e-9);
+}
+
+double step_travel(const Model& model, const State& state, std::uint32_t i) {
+  const BodyModel& body = model.bodies[i];
   if (body.is_static) return 0.0;
   const BodyState& s = state.bodies[i];
   const double h = model.options.h;
@@ -41,9 +46,8 @@ double contact_distance(const Model& model, const State& state, std::uint32_t i)
   const Dimension dim = model.options.dimension;
   const InverseMass minv = world_inverse_mass(body, s, dim);
   const Vec6 accel = minv.apply(external_impulse(body, s, model.options.gravity, 1.0, dim));
-  const double eps = h * (s.linear_velocity.norm() + s.angular_velocity.norm() * r) +
-                     0.5 * h * h * (accel.head<3>().norm() + accel.tail<3>().norm() * r);
-  return std::max(eps, 1e-9);
+  return h * (s.linear_velocity.norm() + s.angular_velocity.norm() * r) +
+         0.5 * h * h * (accel.head<3>().norm() + accel.tail<3>().norm() * r);
 }
 
 // Bodies linked by a joint do not collide with each other unless the joint
@@ -78,9 +82,14 @@ void ContactFinder::find(const Model& model, const State& state, const std::vect
     boxes_.resize(nb);
     is_static_.resize(nb);
     body_eps_.resize(nb);
+    short_eps_ = 0;
     for (std::size_t i = 0; i < nb; ++i) {
       const BodyState& s = state.bodies[i];
       body_eps_[i] = contact_distance(model, state, static_cast<std::uint32_t>(i));
+      // a fixed eps shorter than the body's travel: the pair's whole eps (a
+      // static partner takes none of it) still cannot see a contact that far
+      if (!model.options.eps_auto && step_travel(model, state, static_cast<std::uint32_t>(i)) > model.options.eps)
+        ++short_eps_;
       is_static_[i] = model.bodies[i].is_static;
       const Pose next = predicted_pose(s, free_velocity[i], model.options.h, planar);
       boxes_[i] = swept_box(model.bodies[i].shape, s.pose, next, body_eps_[i]);

@@ -26,6 +26,10 @@ namespace pegsim {
 // dimensionally consistent form; see contact_finder.cpp).
 double contact_distance(const Model& model, const State& state, std::uint32_t i);
 
+// The largest distance a point of body i can travel in the coming step
+// (eq. 5.1's estimate, whatever the scene's eps; 0 for a static body).
+double step_travel(const Model& model, const State& state, std::uint32_t i);
+
 class ContactFinder {
  public:
   // Broadphase over the bodies' boxes swept by `free_velocity` (nu*, one per
@@ -40,6 +44,10 @@ class ContactFinder {
   const std::vector<BodyPair>& pairs() const { return pairs_; }
   const std::vector<Contact>& contacts() const { return contacts_; }
   const std::vector<bool>& is_static() const { return is_static_; }
+  // With a fixed eps: the dynamic bodies of the last find() that may travel
+  // farther in the step than eps (step_travel), so a contact ahead of them
+  // can be missed; 0 with eps: auto (StepReport::short_contact_distance).
+  int short_contact_distance() const { return short_eps_; }
 
  private:
   void narrowphase(const Model& model, const State& state, const std::vector<Vec6>* free_velocity);
@@ -50,6 +58,7 @@ class ContactFinder {
   std::vector<double> body_eps_;
   std::vector<BodyPair> pairs_;
   std::vector<Contact> contacts_;
+  int short_eps_ = 0;
 };
 
 }  // namespace pegsim

@@ -40,6 +40,7 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
     body_velocities(model, state, true, inverse_mass_, free_velocity_);  // the broadphase's sweep
   }
   finder_.find(model, state, free_velocity_, report.profile);
+  report.short_contact_distance = finder_.short_contact_distance();
   std::vector<JacobianRow> normal_rows;
   std::vector<char> in_set;
   {

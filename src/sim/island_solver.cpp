@@ -16,6 +16,7 @@ void IslandSolver::configure(const Model& model) {
   s.tolerance = o.solver_tolerance;
   s.max_iterations = o.solver_max_iterations;
   s.relaxation = o.solver_relaxation;
+  s.time_budget = o.solver_time_budget;
   chain_.configure(o.solver_chain.empty() ? std::vector<std::string>{o.solver} : o.solver_chain, s);
 }
 
@@ -81,7 +82,7 @@ void IslandSolver::formulate(const Model& model, const State& state, const Const
   in.matrix = matrix;
   build_problem(model.options.formulation, in, set, problem);
   append_joint_rows(in, joints, problem);  // the island's joints after its contact rows
-  if (trees_ && island_bodies_) trees_->append_limit_rows(*island_bodies_, free_velocity, model.options.h, problem);
+  if (trees_ && island_bodies_) trees_->append_limit_rows(*island_bodies_, free_velocity, inverse_mass, model.options.h, problem);
   if (trees_ && trees_->touches(problem)) {  // joint-space terms of A (sim/tree_stepping.hpp)
     if (!problem.lcp.has_matrix()) assemble_matrix(problem.lcp);
     trees_->add_delassus(problem);

@@ -118,6 +118,11 @@ struct SimOptions {
   // 4e8 multiply-adds (lemke_pivoting.cpp) per ladder rung. The scenes here
   // need at most a few hundred; the pour that hung (issue 17) asked for 5358.
   int max_problem_size = 4000;
+  // Wall-clock seconds one solve may take (SolverOptions::time_budget; 0: no
+  // limit). A solve past it is a counted failure and goes down the chain. Off
+  // by default: a clock makes the answer depend on the machine's speed (the
+  // work bounds above do not).
+  double solver_time_budget = 0.0;
   double solver_relaxation = 1.0;   // lambda of psor and projected-jacobi (thesis eqs. 2.46-2.47), in (0, 2)
   // Fallback chain (sim/certification.hpp): a solve that misses its tolerance
   // goes to the next solver. Empty: just `solver`.

@@ -17,6 +17,7 @@ void NormalLcpStepper::configure(const Model& model) {
   s.tolerance = o.solver_tolerance;
   s.max_iterations = o.solver_max_iterations;
   s.relaxation = o.solver_relaxation;
+  s.time_budget = o.solver_time_budget;
   SolverChain chain;
   chain.configure(o.solver_chain.empty() ? std::vector<std::string>{o.solver} : o.solver_chain, s);
   contact_model_ = make_contact_model(ContactModelKind::Standard, o.dimension);
@@ -39,6 +40,7 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
     body_velocities(model, state, true, inverse_mass_, free_velocity_);
   }
   finder_.find(model, state, free_velocity_, report.profile);
+  report.short_contact_distance = finder_.short_contact_distance();
   {
     StageTimer timer(report.profile, Stage::ContactModel);
     contact_model_->build(model, state, finder_.contacts(), constraints_);

@@ -17,6 +17,7 @@ void SolverChain::configure(const std::vector<std::string>& names, const SolverO
     chain.push_back(std::move(solver));
   }
   solvers_ = std::move(chain);
+  time_budget_ = options.time_budget;
 }
 
 bool SolverChain::run(LcpSolver& solver, LcpProblem& lcp, VecX& z, SolverResult& result) {
@@ -53,6 +54,7 @@ SolverResult SolverChain::solve(const ConstraintSet& set, StepProblem& problem, 
     attempt.accepted = result.ok() && attempt.cone_violation <= max_cone_violation;
     if (!attempt.accepted && result.ok())
       result.message = "friction cone violated by " + std::to_string(attempt.cone_violation) + " N s";
+    attempt.out_of_time = !attempt.accepted && time_budget_ > 0.0 && result.seconds >= time_budget_;
     out.attempts.push_back(attempt);
     if (attempt.accepted) break;
     if (attempt.residual < best_residual && z.size() == lcp.size() && z.allFinite()) {

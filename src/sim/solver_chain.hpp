@@ -45,6 +45,7 @@ class SolverChain {
  private:
   bool run(LcpSolver& solver, LcpProblem& lcp, VecX& z, SolverResult& result);
   std::vector<std::unique_ptr<LcpSolver>> solvers_;
+  double time_budget_ = 0.0;  // SolverOptions::time_budget of every solver
   VecX best_;
 };
 

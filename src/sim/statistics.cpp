@@ -31,6 +31,9 @@ void RunStatistics::on_step(const Model& model, const State& state, const StepRe
   solver_calls += r.solver_calls;
   solver_failures += r.solver_failures;
   over_budget += r.over_budget;
+  for (const IslandReport& island : r.islands)
+    for (const SolveAttempt& a : island.attempts) out_of_time += a.out_of_time;
+  if (r.short_contact_distance > 0) ++short_contact_distance;
   solver_recoveries += r.solver_recoveries;
   islands_max = std::max(islands_max, static_cast<int>(r.islands.size()));
   escalations += r.escalations;
@@ -107,6 +110,12 @@ std::string RunStatistics::summary(double wall_seconds) const {
       solver_failures, solver_recoveries, regularized_solves);
   if (over_budget > 0)
     add("over budget           %ld islands over max_problem_size, not solved (among the failures)\n", over_budget);
+  if (out_of_time > 0)
+    add("time budget           %ld solves stopped by solver_time_budget (failures unless a later solver took over)\n",
+        out_of_time);
+  if (short_contact_distance > 0)
+    add("contact distance      in %ld steps a body may travel farther than the fixed eps: contacts can be missed\n",
+        short_contact_distance);
   add("islands               max %d per step\n", islands_max);
   if (!solver_chain.empty()) {
     std::string by;

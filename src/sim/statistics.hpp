@@ -32,6 +32,8 @@ class RunStatistics final : public StepObserver {
   long solver_calls = 0;
   long solver_failures = 0;
   long over_budget = 0;  // islands over max_problem_size, not solved (among solver_failures)
+  long out_of_time = 0;  // solves stopped by solver_time_budget (SolveAttempt::out_of_time)
+  long short_contact_distance = 0;  // steps with a body that may travel farther than a fixed eps
   long solver_recoveries = 0;
   int regularized_solves = 0;
   int islands_max = 0;                     // most islands (problems) in one step

@@ -48,6 +48,7 @@ struct SolveAttempt {
   double residual = 0.0;        // max(complementarity, feasibility), re-measured on the solver's z
   double cone_violation = 0.0;  // see IslandReport::cone_violation
   bool accepted = false;        // within solver_tolerance and max_cone_violation
+  bool out_of_time = false;     // stopped by SimOptions::solver_time_budget
 };
 
 // The certificate of one island's solve (sim/certification.hpp).
@@ -95,6 +96,8 @@ struct StepReport {
   ConstraintCounts constraints;           // U-, I-, X-constraints the contact model built from them
   int traps = 0;                          // standard-model traps among them (contact/traps.hpp),
                                           // whatever the contact model
+  int short_contact_distance = 0;         // bodies that may travel farther this step than a fixed eps
+                                          // (a contact ahead of them can be missed; sim/contact_finder.hpp)
   std::vector<Contact> contacts;          // the contact model's (sub-)contacts, when a problem was solved
   std::vector<ContactImpulse> impulses;   // one per contact
   SolverResult solver;                    // of the (last) solve this step; Solved if no contacts
@@ -144,6 +147,7 @@ struct StepReport {
     contacts_found = 0;
     constraints = ConstraintCounts{};
     traps = 0;
+    short_contact_distance = 0;
     contacts.clear();
     impulses.clear();
     solver = SolverResult{};

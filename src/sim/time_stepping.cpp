@@ -45,6 +45,7 @@ void TimeSteppingStepper::step(const Model& model, State& state, const StepNeeds
   free_velocities(model, state, report);
   solver_.set_trees(model.trees.empty() ? nullptr : &trees_);
   finder_.find(model, state, free_velocity_, report.profile);
+  report.short_contact_distance = finder_.short_contact_distance();
   {
     StageTimer timer(report.profile, Stage::ContactModel);
     contact_model_->build(model, state, finder_.contacts(), constraints_);

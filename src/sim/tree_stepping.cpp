@@ -123,7 +123,8 @@ bool TreeStepping::has_limit_rows(const std::vector<std::uint32_t>& island_bodie
 }
 
 void TreeStepping::append_limit_rows(const std::vector<std::uint32_t>& island_bodies,
-                                     const std::vector<Vec6>& free_velocity, double h, StepProblem& problem) const {
+                                     const std::vector<Vec6>& free_velocity, const std::vector<InverseMass>& inverse_mass,
+                                     double h, StepProblem& problem) const {
   std::vector<const LimitRow*> rows;
   for (const LimitRow& l : limits_)
     if (std::binary_search(island_bodies.begin(), island_bodies.end(), l.link_body)) rows.push_back(&l);
@@ -180,6 +181,7 @@ void TreeStepping::append_limit_rows(const std::vector<std::uint32_t>& island_bo
     c.push_back({sigma, neg, -1.0});
     v += 3;
   }
+  number_island_bodies(lcp.structure, inverse_mass, static_cast<std::size_t>(first));
   lcp.A.resize(0, 0);  // assembled again from the structure with the tree terms
 }
 
@@ -227,9 +229,10 @@ void TreeStepping::free_velocities(const Model& model, const State& state, std::
   }
 }
 
-bool TreeStepping::add_row(const JacobianRow& row, int t, double scale, VecX& out) const {
+bool TreeStepping::add_row(const LcpStructure& st, const JacobianRow& row, int t, double scale, VecX& out) const {
   bool any = false;
-  for (const auto& [body, j] : {std::pair{row.body_a, &row.ja}, std::pair{row.body_b, &row.jb}}) {
+  for (const auto& [number, j] : {std::pair{row.body_a, &row.ja}, std::pair{row.body_b, &row.jb}}) {
+    const std::uint32_t body = st.scene_index(number);
     if (body == kNoBody || body >= tree_of_.size() || tree_of_[body] != t) continue;
     out += trees_[t].jacobian[link_of_[body]].transpose() * (*j * scale);
     any = true;
@@ -238,9 +241,10 @@ bool TreeStepping::add_row(const JacobianRow& row, int t, double scale, VecX& ou
 }
 
 bool TreeStepping::touches(const StepProblem& problem) const {
-  for (const JacobianRow& r : problem.lcp.structure.rows)
-    for (std::uint32_t b : {r.body_a, r.body_b})
-      if (b != kNoBody && b < tree_of_.size() && tree_of_[b] >= 0) return true;
+  const LcpStructure& st = problem.lcp.structure;
+  for (const JacobianRow& r : st.rows)
+    for (std::uint32_t n : {r.body_a, r.body_b})
+      if (const std::uint32_t b = st.scene_index(n); b != kNoBody && b < tree_of_.size() && tree_of_[b] >= 0) return true;
   return false;
 }
 
@@ -254,10 +258,10 @@ void TreeStepping::add_delassus(StepProblem& problem) const {
     bool any = false;
     for (int v = 0; v < n; ++v) {
       VecX g = VecX::Zero(nv);
-      any = add_row(rows[v], static_cast<int>(t), 1.0, g) || any;
+      any = add_row(lcp.structure, rows[v], static_cast<int>(t), 1.0, g) || any;
       G.col(v) = g;
       if (static_cast<std::size_t>(v) < problem.measure_extra.size())
-        any = add_row(problem.measure_extra[v], static_cast<int>(t), 1.0, g) || any;
+        any = add_row(lcp.structure, problem.measure_extra[v], static_cast<int>(t), 1.0, g) || any;
       R.col(v) = g;
     }
     if (!any) continue;
@@ -270,7 +274,8 @@ void TreeStepping::add_impulses(const StepProblem& problem, const VecX& z) {
   const std::vector<JacobianRow>& rows = problem.lcp.structure.rows;
   for (std::size_t v = 0; v < rows.size(); ++v) {
     if (z(v) == 0.0) continue;
-    for (std::size_t t = 0; t < trees_.size(); ++t) add_row(rows[v], static_cast<int>(t), z(v), trees_[t].impulse);
+    for (std::size_t t = 0; t < trees_.size(); ++t)
+      add_row(problem.lcp.structure, rows[v], static_cast<int>(t), z(v), trees_[t].impulse);
   }
 }
 

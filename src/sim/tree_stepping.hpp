@@ -72,10 +72,11 @@ class TreeStepping {
   //   0 <= F h - p+ - p- perp sigma >= 0.
   bool has_limit_rows() const { return !limits_.empty(); }
   bool has_limit_rows(const std::vector<std::uint32_t>& island_bodies) const;  // bodies ascending
-  // Appends the limit rows of the trees in `island_bodies` (role Other); drops
-  // A (the tree terms' step assembles it from the structure).
+  // Appends the limit rows of the trees in `island_bodies` (role Other),
+  // numbered with the problem's bodies (number_island_bodies); drops A (the
+  // tree terms' step assembles it from the structure).
   void append_limit_rows(const std::vector<std::uint32_t>& island_bodies, const std::vector<Vec6>& free_velocity,
-                         double h, StepProblem& problem) const;
+                         const std::vector<InverseMass>& inverse_mass, double h, StepProblem& problem) const;
   // Whether a row of `problem` acts on a link.
   bool touches(const StepProblem& problem) const;
   // A += R_t' M~^-1 G_t for every tree; A must be assembled.
@@ -91,8 +92,9 @@ class TreeStepping {
     std::vector<MatX> jacobian; // per link: 6 x nv at its centre of mass, [v_com; omega]
     VecX free_velocity, impulse;
   };
-  // adds J_i' j for the ends of `row` on links of tree t into `out`; false when none
-  bool add_row(const JacobianRow& row, int t, double scale, VecX& out) const;
+  // adds J_i' j for the ends of `row` (its bodies numbered as in `st`) on
+  // links of tree t into `out`; false when none
+  bool add_row(const LcpStructure& st, const JacobianRow& row, int t, double scale, VecX& out) const;
 
   struct LimitRow {
     std::uint32_t link_body;  // the child link's body: the island test

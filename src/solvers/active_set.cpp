@@ -217,7 +217,12 @@ SolverResult ActiveSetSolver::solve(const LcpProblem& problem, VecX& z) {
   std::size_t fewest = SIZE_MAX;  // Judice-Pires: the fewest violations seen
   int stalled = 0;                // block rounds since they last fell
   std::string why = "the pivot budget ran out";
+  const SolveDeadline deadline(options_);
   for (int round = 0; round < systems; ++round) {
+    if (deadline.expired()) {
+      why = "time budget of " + std::to_string(options_.time_budget) + " s spent";
+      break;
+    }
     if (!solve_set(problem, D, J, target, system, raw, w)) {
       why = "the reduced system of " + std::to_string(J.size()) + " rows did not factorize";
       break;

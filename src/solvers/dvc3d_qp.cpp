@@ -116,7 +116,10 @@ SolverResult Dvc3dQpSolver::solve(const LcpProblem& p, VecX& z) {
   const double threshold = solver_detail::residual_threshold(p, options_.tolerance);
   const double perp_tol = std::max(1e-3 * threshold, 1e-14 * (1.0 + p.b.cwiseAbs().maxCoeff()));
   const int max_rounds = options_.max_iterations > 0 ? options_.max_iterations : kDefaultMaxRounds;
+  const SolveDeadline deadline(options_);
   for (int round = 1; round <= max_rounds; ++round) {
+    if (round > 1 && deadline.expired())  // the residuals are the last round's
+      return finish(SolverStatus::MaxIterations, solver_detail::time_budget_message("dvc3d-qp", options_, round - 1));
     result.iterations = round;
     // 1. normal QP: b_n + A_nf p_f (+ A_ns s = 0 in eq. 6.1) is w_n - A_nn p_n
     for (int r = 0; r < nn; ++r) {

@@ -51,7 +51,13 @@ class FixedPointSolver final : public LcpSolver {
     double alpha = 1.0;
     double current = merit(p, z, w);
     VecX z_trial(z.size()), w_trial(z.size());
+    const SolveDeadline deadline(options_);
     for (int k = 1; k <= max_iterations; ++k) {
+      if (deadline.expired()) {
+        solver_detail::residuals_from_w(p, z, w, result);
+        return solver_detail::finish(result, clock, SolverStatus::MaxIterations,
+                                     solver_detail::time_budget_message(name(), options_, k - 1));
+      }
       result.iterations = k;
       z_trial = z;
       solver_detail::diagonal_step(p, plan_, alpha, w, z_trial);  // eq. 2.45

@@ -98,7 +98,13 @@ SolverResult InteriorPointSolver::solve(const LcpProblem& problem, VecX& z) {
   MatX K(m, m);
   VecX r(m), rc(m), dx(m), dw(m), dx_aff(m), dw_aff(m), x_polish(m);
   std::vector<int> active;
+  const SolveDeadline deadline(options_);
   for (int k = 1; k <= max_iterations; ++k) {
+    if (deadline.expired()) {
+      z = elim.expand(x);
+      measure_residuals(problem, z, result);
+      return finish(SolverStatus::MaxIterations, solver_detail::time_budget_message("interior-point", options_, k - 1));
+    }
     result.iterations = k;
     const double mu = x.dot(w) / m;
     r = w - M * x - q;

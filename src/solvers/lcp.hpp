@@ -11,6 +11,7 @@
 
 #include "math/types.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -55,7 +56,17 @@ struct LcpStructure {
     double value;
   };
   std::vector<JacobianRow> rows;
-  std::vector<Mat6> inverse_mass;  // per body
+  std::vector<Mat6> inverse_mass;  // per body the rows name
+  // The scene body of each body index the rows name. A scene's island problem
+  // numbers its own bodies 0..k-1 (number_island_bodies, dynamics/formulation.hpp),
+  // so its size and the solvers' work per body are the island's, not the
+  // scene's (issue 17: 1000 resting boxes took 288 MB of per-island copies of
+  // every body's M^-1). Empty: the rows name bodies by their own indices (a
+  // problem built outside a scene: captures read back, generated problems).
+  std::vector<std::uint32_t> scene_body;
+  std::uint32_t scene_index(std::uint32_t body) const {
+    return body == kNoBody || scene_body.empty() ? body : scene_body[body];
+  }
   std::vector<Entry> coupling;     // the non-zero entries of C
   // A holds terms the block-diagonal M^-1 above does not give (an articulated
   // tree's joint-space inertia couples its links' rows, sim/tree_stepping.hpp):
@@ -157,6 +168,29 @@ struct SolverOptions {
   double tolerance = 1e-10;   // on SolverResult::complementarity, scaled by (1 + |b|_inf)
   int max_iterations = 0;     // 0: the solver's default
   double relaxation = 1.0;    // PSOR / projected Jacobi lambda (eqs. 2.46-2.47)
+  // Wall-clock seconds one solve may take (0: no limit). A solve past it stops
+  // as MaxIterations with "time budget" in its message: a counted failure.
+  // A clock makes the answer depend on the machine's speed, so it is off by
+  // default (for interactive runs); the deterministic bounds are
+  // max_iterations and Lemke's path work (docs/reliability.md).
+  double time_budget = 0.0;
+};
+
+// A solve's wall-clock deadline under SolverOptions::time_budget; never
+// expires when the budget is 0 (and then reads no clock).
+class SolveDeadline {
+ public:
+  explicit SolveDeadline(const SolverOptions& options) : limited_(options.time_budget > 0.0) {
+    if (limited_)
+      end_ = std::chrono::steady_clock::now() +
+             std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                 std::chrono::duration<double>(std::min(options.time_budget, 1e6)));  // 11 days: no overflow
+  }
+  bool expired() const { return limited_ && std::chrono::steady_clock::now() >= end_; }
+
+ private:
+  bool limited_;
+  std::chrono::steady_clock::time_point end_{};
 };
 
 class LcpSolver {

@@ -145,11 +145,17 @@ SolverResult LemkeSolver::solve(const LcpProblem& problem, VecX& z) {
       options_.max_iterations > 0 ? options_.max_iterations : default_pivot_limit(n);
   lemke_detail::PivotRules rules;
   rules.seed = perturbation_seed_;
+  const SolveDeadline deadline(options_);
+  rules.deadline = &deadline;
 
   SolverStatus first_failure = SolverStatus::NumericalFailure;
   std::string log;
   double m_inf = 0.0;  // |M|_inf, for the ladder
   for (int level = 0; level <= static_cast<int>(kLadder.size()); ++level) {
+    if (level > 0 && deadline.expired()) {
+      log += " time budget of " + std::to_string(options_.time_budget) + " s spent;";
+      break;
+    }
     if (level == 1)
       for (int i = 0; i < n; ++i)
         m_inf = std::max(m_inf, problem.A.row(i).cwiseAbs().dot(D) * D(i) / alpha);

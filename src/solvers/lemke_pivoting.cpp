@@ -279,7 +279,7 @@ constexpr double kPathWork = 4e8;
 
 // z0 enters, then complementary pivots until z0 leaves, a ray, trouble, the
 // pivot limit or the work budget.
-void follow_path(Tableau& t, int max_pivots, PivotRun& run) {
+void follow_path(Tableau& t, int max_pivots, const SolveDeadline* deadline, PivotRun& run) {
   double work = 0.0;
   int entering = t.z0();
   t.form_column(entering);
@@ -311,6 +311,12 @@ void follow_path(Tableau& t, int max_pivots, PivotRun& run) {
     if (work > kPathWork) {
       run.outcome = PivotOutcome::PivotLimit;
       run.message = "work budget reached after " + std::to_string(run.pivots) + " pivots";
+      t.read_solution(run);
+      return;
+    }
+    if (deadline && deadline->expired()) {
+      run.outcome = PivotOutcome::PivotLimit;
+      run.message = "time budget spent after " + std::to_string(run.pivots) + " pivots";
       t.read_solution(run);
       return;
     }
@@ -348,7 +354,7 @@ void complementary_pivoting(const ScaledMatrix& M, const VecX& q, const PivotRul
     return;
   }
   Tableau t(M, q, rules, workspace);
-  follow_path(t, max_pivots, run);
+  follow_path(t, max_pivots, rules.deadline, run);
 }
 
 }  // namespace pegsim::lemke_detail

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "math/types.hpp"
+#include "solvers/lcp.hpp"  // SolveDeadline
 
 #include <cstdint>
 #include <string>
@@ -53,10 +54,11 @@ struct PivotRules {
   double tie_absolute = 1e-12;
   double degenerate = 1e-12;   // qbar_i <= degenerate * max(1, |qbar|_inf) is a degenerate zero
   std::uint64_t seed = 0;      // of the tie-breaking perturbation r
+  const SolveDeadline* deadline = nullptr;  // SolverOptions::time_budget: a path past it ends at the pivot limit
 
   // For small, well-conditioned problems (contact blocks): the textbook tests
   // at rounding level, exact up to rounding.
-  static PivotRules strict() { return {1e-11, 1e-12, 1e-12, 0.0, 0}; }
+  static PivotRules strict() { return {1e-11, 1e-12, 1e-12, 0.0, 0, nullptr}; }
 };
 
 PivotRun complementary_pivoting(const ScaledMatrix& M, const VecX& q, const PivotRules& rules,

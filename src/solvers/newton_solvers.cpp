@@ -47,6 +47,8 @@ SolverResult NewtonSolver::solve(const LcpProblem& problem, VecX& z) {
   } else {
     settings.stall = kStall;
   }
+  const SolveDeadline deadline(options_);
+  settings.deadline = &deadline;
   const NewtonRun run = nonsmooth_newton(s, start, settings);
   z = run.z;
   result.iterations = run.iterations;
@@ -57,7 +59,7 @@ SolverResult NewtonSolver::solve(const LcpProblem& problem, VecX& z) {
   std::snprintf(buf, sizeof buf, ": %s after %d iterations (%d steepest-descent, %d damped), residual %.3g",
                 to_string(run.stop), run.iterations, run.gradient_steps, run.damped_steps,
                 solver_detail::residual_norm(run.residuals));
-  return finish(run.stop == NewtonStop::MaxIterations ? SolverStatus::MaxIterations
+  return finish(run.stop == NewtonStop::MaxIterations || run.stop == NewtonStop::TimeBudget ? SolverStatus::MaxIterations
                                                       : SolverStatus::NumericalFailure,
                 who + buf);
 }

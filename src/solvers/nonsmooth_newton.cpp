@@ -253,6 +253,7 @@ const char* to_string(NewtonStop stop) {
   switch (stop) {
     case NewtonStop::Converged: return "converged";
     case NewtonStop::MaxIterations: return "iteration limit";
+    case NewtonStop::TimeBudget: return "time budget spent";
     case NewtonStop::Stalled: return "stalled";
     case NewtonStop::NoDescent: return "no descent direction";
   }
@@ -298,6 +299,10 @@ NewtonRun nonsmooth_newton(const ScaledProblem& s, const VecX& z0, const NewtonS
     }
     if (run.iterations >= settings.max_iterations) {
       run.stop = NewtonStop::MaxIterations;
+      break;
+    }
+    if (settings.deadline && settings.deadline->expired()) {
+      run.stop = NewtonStop::TimeBudget;
       break;
     }
     if (settings.stall > 0 && since_progress >= settings.stall) {

@@ -144,11 +144,13 @@ struct NewtonSettings {
   int watchdog = 0;  // iterations without a new least merit before returning to it; 0: never
   int stall = 0;     // iterations without a new least residual before stopping; 0: never
   int extra_iterations = 1;  // once within the threshold, at most this many more towards the target
+  const SolveDeadline* deadline = nullptr;  // SolverOptions::time_budget; nullptr: none
 };
 
 enum class NewtonStop : std::uint8_t {
   Converged,      // within the target, or within the threshold and no closer after extra iterations
   MaxIterations,  // at the iteration limit
+  TimeBudget,     // SolverOptions::time_budget spent
   Stalled,        // `stall` iterations without progress
   NoDescent,      // no direction gives a decrease of the merit (a stationary point of it)
 };

@@ -93,6 +93,7 @@ SolverResult PathSolver::solve(const LcpProblem& problem, VecX& z) {
   }
 
   // 2. crash
+  const SolveDeadline deadline(options_);
   const Crash c = crash(s, start, start_res, kCrashSteps);
   result.iterations = c.steps;
   VecX best = c.z;
@@ -108,6 +109,7 @@ SolverResult PathSolver::solve(const LcpProblem& problem, VecX& z) {
     settings.memory = kMemory;
     settings.watchdog = kWatchdog;
     settings.stall = kStall;
+    settings.deadline = &deadline;
     const NewtonRun run = nonsmooth_newton(s, best, settings);
     result.iterations += run.iterations;
     if (residual_norm(run.residuals) < residual_norm(best_res)) {
@@ -122,6 +124,11 @@ SolverResult PathSolver::solve(const LcpProblem& problem, VecX& z) {
   if (residual_norm(best_res) <= s.threshold) {
     take(best, best_res);
     return finish(SolverStatus::Solved, {});
+  }
+
+  if (deadline.expired()) {
+    take(best, best_res);
+    return finish(SolverStatus::MaxIterations, solver_detail::time_budget_message("path", options_, result.iterations));
   }
 
   // 4. Lemke from the best point's active set
@@ -161,10 +168,11 @@ SolverResult PathSolver::solve(const LcpProblem& problem, VecX& z) {
   // 5. restart: the monotone Newton method from z = 0 without the crash,
   // unless Lemke certified infeasibility (the crash or the nonmonotone steps
   // can lead into a stationary point of the merit that this run avoids)
-  if (!within() && failure != SolverStatus::Infeasible) {
+  if (!within() && failure != SolverStatus::Infeasible && !deadline.expired()) {
     NewtonSettings settings;
     settings.max_iterations = options_.max_iterations > 0 ? options_.max_iterations : kDefaultMaxIterations;
     settings.stall = kStall;
+    settings.deadline = &deadline;
     const NewtonRun run = nonsmooth_newton(s, VecX::Zero(n), settings);
     result.iterations += run.iterations;
     if (residual_norm(run.residuals) < residual_norm(best_res)) {

@@ -182,7 +182,15 @@ void run(const LcpProblem& p, const SolverOptions& options, Schedule& s, Rows& r
   double saved_residual = 0.0;
   int pending = 0;  // the sweep of the step to judge, 0: none
   int next_step = kSubspaceFrom, gap = PgsSolver::kCheckEvery;
+  const SolveDeadline deadline(options);
   for (int sweep = 1; sweep <= max_sweeps; ++sweep) {
+    if (deadline.expired()) {
+      rows.refresh(p, z, w);
+      solver_detail::residuals_from_w(p, z, w, result);
+      result.status = SolverStatus::MaxIterations;
+      result.message = solver_detail::time_budget_message("pgs", options, sweep - 1);
+      return;
+    }
     for (int item : s.order) {
       if (item >= 0)
         update_row(item);

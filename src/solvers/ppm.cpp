@@ -157,6 +157,7 @@ SolverResult PpmSolver::solve(const LcpProblem& p, VecX& z) {
 
   VecX w(n);
   const int max_pivots = options_.max_iterations > 0 ? options_.max_iterations : 10 * n + 100;
+  const SolveDeadline deadline(options_);
   for (int pivot = 0;; ++pivot) {
     // the block solve for this J
     const std::vector<int>& rows = chol_.rows();
@@ -185,6 +186,10 @@ SolverResult PpmSolver::solve(const LcpProblem& p, VecX& z) {
     if (pivot >= max_pivots) {
       solver_detail::residuals_from_w(p, z, w, result);
       return finish(SolverStatus::MaxIterations, "ppm: not solved in " + std::to_string(max_pivots) + " pivots");
+    }
+    if (deadline.expired()) {
+      solver_detail::residuals_from_w(p, z, w, result);
+      return finish(SolverStatus::MaxIterations, solver_detail::time_budget_message("ppm", options_, pivot));
     }
     if (least_index && enter >= 0 && leave >= 0) (enter < leave ? leave : enter) = -1;
     if (enter < 0) {

@@ -48,7 +48,9 @@ class ProjectedJacobiSolver final : public LcpSolver {
       result.iterations = iterations;
       return solver_detail::finish(result, clock, status, std::move(message));
     };
+    const SolveDeadline deadline(options_);
     for (int k = 1; k <= max_iterations; ++k) {
+      if (deadline.expired()) return fail(SolverStatus::MaxIterations, solver_detail::time_budget_message(name(), options_, k - 1));
       solver_detail::diagonal_step(p, plan_, lambda, w, z);  // eq. 2.47
       w.noalias() = p.A * z;
       w += p.b;

@@ -81,8 +81,13 @@ SolverResult QpActiveSetSolver::solve(const LcpProblem& p, VecX& z) {
   std::vector<int> F;
   VecX g(n);
   int pivots = 0;
-  bool unbounded = false;
+  bool unbounded = false, out_of_time = false;
+  const SolveDeadline deadline(options_);
   for (int round = 0; round < 4 * max_pivots; ++round) {
+    if (deadline.expired()) {
+      out_of_time = true;
+      break;
+    }
     g.noalias() = p.A * z + p.b;
     F.clear();
     for (int i = 0; i < n; ++i)
@@ -151,6 +156,9 @@ SolverResult QpActiveSetSolver::solve(const LcpProblem& p, VecX& z) {
   if (unbounded)
     return solver_detail::finish(result, clock, SolverStatus::Infeasible,
                                  "the QP is unbounded below on z >= 0: the LCP has no solution");
+  if (out_of_time)
+    return solver_detail::finish(result, clock, SolverStatus::MaxIterations,
+                                 solver_detail::time_budget_message(name(), options_, pivots));
   return solver_detail::finish(result, clock, SolverStatus::MaxIterations,
                                pivots > max_pivots ? "pivot limit reached" : "residual above tolerance at the optimum found");
 }

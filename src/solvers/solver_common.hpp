@@ -79,5 +79,16 @@ inline SolverResult& finish(SolverResult& result, const Stopwatch& clock, Solver
   return result;
 }
 
+// The message of a solve stopped by SolverOptions::time_budget.
+inline std::string time_budget_message(std::string_view solver, const SolverOptions& options, int iterations) {
+  std::string m(solver);
+  m += ": time budget of ";
+  m += std::to_string(options.time_budget);
+  m += " s spent after ";
+  m += std::to_string(iterations);
+  m += " iterations";
+  return m;
+}
+
 }  // namespace solver_detail
 }  // namespace pegsim

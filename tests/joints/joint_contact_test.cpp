@@ -66,13 +66,14 @@ TEST(JointAndContact, SolversAgreeOnAJointProblem) {
   ASSERT_NE(problem, nullptr);
   LcpProblem lcp = problem->lcp;
   if (!lcp.has_matrix()) assemble_matrix(lcp);
-  for (std::size_t b = 0; b < s.model.bodies.size(); ++b) {
-    InverseMass m;
-    m.inv_mass = 1.0;
+  // the scene's inverse masses from the island's (the problem numbers its own
+  // bodies, LcpStructure::scene_body); bodies outside the island get none
+  minv.assign(s.model.bodies.size(), InverseMass{});
+  for (std::size_t k = 0; k < lcp.structure.inverse_mass.size(); ++k) {
+    InverseMass& m = minv[lcp.structure.scene_index(static_cast<std::uint32_t>(k))];
     m.linear_mask = Vec3::Ones();
-    m.inv_inertia = lcp.structure.inverse_mass[b].bottomRightCorner<3, 3>();
-    m.inv_mass = lcp.structure.inverse_mass[b](0, 0);
-    minv.push_back(m);
+    m.inv_inertia = lcp.structure.inverse_mass[k].bottomRightCorner<3, 3>();
+    m.inv_mass = lcp.structure.inverse_mass[k](0, 0);
   }
   auto velocities = [&](const VecX& z) {
     std::vector<Vec6> v(s.model.bodies.size(), Vec6::Zero());
