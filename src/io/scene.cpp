@@ -3,8 +3,10 @@
 #include "io/scene.hpp"
 
 #include "io/scene_fields.hpp"
+#include "io/scene_limits.hpp"
 #include "io/scene_parts.hpp"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -24,20 +26,33 @@ namespace scene_detail {
 
 MaterialId find_material(const Field& f, const Model& model) {
   const std::string name = f.text();
-  std::string known;
-  for (std::size_t i = 0; i < model.materials.size(); ++i) {
+  for (std::size_t i = 0; i < model.materials.size(); ++i)
     if (model.materials[i].name == name) return MaterialId{static_cast<std::uint32_t>(i)};
-    known += (known.empty() ? "" : ", ") + model.materials[i].name;
+  std::string known;  // only for the message: built per lookup, it made 1000 materials quadratic in text
+  for (const Material& m : model.materials) {
+    if (known.size() > 300) {
+      known += ", ...";
+      break;
+    }
+    if (!known.empty()) known += ", ";
+    known += m.name;
   }
   f.fail("unknown material '" + name + "' (materials: " + known + ")");
 }
 
 // material 0 is the built-in "default", worn by bodies that name none
 void parse_materials(const Field& materials, Model& model) {
-  model.add_material("default");
-  if (!materials.present()) return;
+  if (!materials.present()) {
+    model.add_material("default");
+    return;
+  }
+  const std::vector<Field> items = materials.items();
+  if (items.size() + 1 > scene_limits::kMaxMaterials)
+    materials.fail(std::to_string(items.size()) + " materials, more than the limit of " +
+                   std::to_string(scene_limits::kMaxMaterials - 1) + " (with default: its friction table is materials^2)");
+  std::vector<std::string> names{"default"};
   std::map<std::string, int> first_line;
-  for (const Field& item : materials.items()) {
+  for (const Field& item : items) {
     Field name_field = item;
     if (item.is_map()) {
       item.expect_keys({"name"});
@@ -49,8 +64,9 @@ void parse_materials(const Field& materials, Model& model) {
     if (auto [it, fresh] = first_line.emplace(name, name_field.line()); !fresh)
       name_field.fail("duplicate material name '" + name + "' (first given at line " +
                       std::to_string(it->second + 1) + ")");
-    model.add_material(name);
+    names.push_back(name);
   }
+  model.add_materials(std::move(names));  // the tables grown once
 }
 
 // every pair gets default_mu (options.friction), then the listed pairs their own mu
@@ -107,7 +123,7 @@ namespace {
 // Largest scene text read (bytes): scene files are hand-written, a few kB; a
 // 1000-body pour is 1 MB. Bigger input (or /dev/zero) is an error, not a read
 // that grows without end.
-constexpr std::size_t kMaxSceneBytes = 16u << 20;
+using scene_limits::kMaxSceneBytes;
 
 // Counts the YAML documents of the text, at most two, without building them.
 // yaml-cpp's LoadAll loops for ever on a text holding only "," (each
@@ -157,6 +173,10 @@ Scene load_scene_string(const std::string& yaml_text, const std::string& source)
                                        "a scene file holds one YAML document, found a second one"));
     }
     root = YAML::Load(yaml_text);
+  } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own guard (2000 levels of its parser)
+    throw SceneError(located_message(source, std::max(e.mark.line, 0), "",
+                                     "YAML nesting too deep (the parser stops at " + std::to_string(e.depth()) +
+                                     " levels; a scene needs fewer than 10)"));
   } catch (const YAML::Exception& e) {
     throw SceneError(located_message(source, std::max(e.mark.line, 0), "", "YAML syntax error: " + e.msg));
   }
