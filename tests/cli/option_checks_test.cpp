@@ -79,6 +79,10 @@ TEST(CliOptions, OtherCommandsRefuseBadNumbers) {
   expect_refused("experiment free-fall --capture-every 0", {"--capture-every: must be a whole number from 1", "got 0"});
   expect_refused("experiment free-fall --workers 0", {"--workers: must be a whole number from 1 to 1024, got 0"});
   expect_refused("experiment free-fall --run -1", {"--run: must be a whole number from 0", "got -1"});
+  // a run index past the experiment's runs wrote header-only files with exit 0
+  const std::string dir = fresh_dir("pegsim_opts_exp").string();
+  expect_refused("experiment triangle-drop --quick --no-plots --run 99999 --out " + dir,
+                 {"--run 99999: experiment triangle-drop has 9 runs (0 .. 8) with --quick"});
 }
 
 // A scene's own hostile values reach the user as FILE:LINE: field through `run`.
