@@ -9,8 +9,18 @@
 
 namespace pegsim::scene_limits {
 
-// Scene text, bytes: hand-written scenes are a few kB, a 1000-body pour 1 MB.
-inline constexpr std::size_t kMaxSceneBytes = std::size_t{16} << 20;
+// Scene text, bytes: hand-written scenes are a few kB, a 1000-body pour 1 MB,
+// a 100,000-point hull 3 MB. yaml-cpp buffers the tokens of a flow
+// collection that could be a key ("- {shape: {hull: [...]}}") whole, about
+// 140 bytes of memory a byte: 4 MB of it parse in 2.6 s and 580 MB before
+// the value count below refuses them (16 MB took 12.5 s and 2.3 GB).
+inline constexpr std::size_t kMaxSceneBytes = std::size_t{4} << 20;
+
+// YAML values (scalars, keys, lists, maps, aliases) of a scene: yaml-cpp's
+// node tree takes about 600 bytes a value, so 500,000 values are about
+// 300 MB; a 100,000-point hull is 400,000 values, a 10,000-body scene
+// about 110,000.
+inline constexpr std::size_t kMaxYamlValues = 500000;
 
 // Steps of a run (duration / h): 1e9 steps take over 15 minutes at a
 // microsecond a step, the cheapest step there is.
@@ -27,9 +37,11 @@ inline constexpr double kMinTimeStep = 1e-9, kMaxTimeStep = 1.0;
 // an int at n_d = 1e9; 1e5 asked for a 1.28 TB dense matrix.)
 inline constexpr int kMaxFrictionDirections = 64;
 
-// Sides of regular_polygon and prism: at 1000 the polygon is within
-// 1 - cos(pi / 1000) = 5e-6 of its circle; disc and cylinder are exact.
-inline constexpr int kMaxPolygonSides = 1000;
+// Sides of regular_polygon and prism: at 256 the polygon is within
+// 1 - cos(pi / 256) = 7.5e-5 of its circle (disc and cylinder are exact),
+// and a prism resting on its cap (256 contacts, 9 variables each at n_d 7)
+// stays within max_problem_size 4000; at 1000 sides that island went unsolved.
+inline constexpr int kMaxPolygonSides = 256;
 
 // Points of a hull, polygon or polyhedron (and 2x as many faces): 100,000
 // points load in 2.4 s (docs/reliability.md); a mesh for contact needs far fewer.

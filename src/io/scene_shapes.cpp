@@ -73,7 +73,7 @@ int sides_of(const Field& f) {
   const int sides = f.integer_at_least(3);
   if (sides > scene_limits::kMaxPolygonSides)
     f.fail("must be at most " + std::to_string(scene_limits::kMaxPolygonSides) +
-           " (then within 5e-6 of the circle; disc and cylinder are exact), got " + f.describe());
+           " (then within 7.5e-5 of the circle; disc and cylinder are exact), got " + f.describe());
   return sides;
 }
 

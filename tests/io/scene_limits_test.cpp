@@ -85,9 +85,9 @@ TEST(SceneLimits, DeepNestingIsAnErrorNotAStackOverflow) {
   EXPECT_TRUE(fails_with(block, {"case.yaml:", "YAML nesting too deep"}));
 }
 
-TEST(SceneLimits, TextOverSixteenMegabytes) {
+TEST(SceneLimits, TextOverFourMegabytes) {
   const std::string text = box_scene("") + "#" + std::string(scene_limits::kMaxSceneBytes, ' ') + "\n";
-  EXPECT_TRUE(fails_with(text, {"case.yaml: the scene text is larger than 16 MB"}));
+  EXPECT_TRUE(fails_with(text, {"case.yaml: the scene text is larger than 4 MB"}));
 }
 
 TEST(SceneLimits, TimeStepDurationAndStepCount) {
@@ -118,20 +118,25 @@ TEST(SceneLimits, FrictionDirections) {
 TEST(SceneLimits, PolygonAndPrismSides) {
   EXPECT_TRUE(fails_with("options: {dimension: 3}\nbodies:\n"
                          "  - {shape: {prism: {sides: 1000000000, radius: 1, height: 1}}, mass: 1}\n",
-                         {"case.yaml:3: bodies[0].shape.prism.sides: must be at most 1000"}));
+                         {"case.yaml:3: bodies[0].shape.prism.sides: must be at most 256"}));
   EXPECT_TRUE(fails_with("options: {dimension: 2}\nbodies:\n"
-                         "  - {shape: {regular_polygon: {sides: 1001, radius: 1}}, mass: 1}\n",
-                         {"case.yaml:3: bodies[0].shape.regular_polygon.sides: must be at most 1000"}));
-  // at the limit it loads, with the polygon's area within 1e-5 of the circle's
-  // (a regular n-gon of circumradius 1 has area n sin(2 pi / n) / 2)
+                         "  - {shape: {regular_polygon: {sides: 257, radius: 1}}, mass: 1}\n",
+                         {"case.yaml:3: bodies[0].shape.regular_polygon.sides: must be at most 256"}));
+  // at the limit it loads, with the polygon's area that of a regular n-gon of
+  // circumradius 1, n sin(2 pi / n) / 2, within 1e-4 of the circle's pi
   const Scene s = load("options: {dimension: 2}\nbodies:\n"
-                       "  - {shape: {regular_polygon: {sides: 1000, radius: 1}}, density: 1}\n");
-  EXPECT_NEAR(s.model.bodies[0].mass, 500.0 * std::sin(2.0 * M_PI / 1000.0), 1e-9);
-  EXPECT_NEAR(s.model.bodies[0].mass, M_PI, 1e-4);
+                       "  - {shape: {regular_polygon: {sides: 256, radius: 1}}, density: 1}\n");
+  EXPECT_NEAR(s.model.bodies[0].mass, 128.0 * std::sin(2.0 * M_PI / 256.0), 1e-12);
+  EXPECT_NEAR(s.model.bodies[0].mass, M_PI, 4e-4);
 }
 
-// a 1e6-point hull took 25 s and 2.1 GB; the point list is refused by its length first
-TEST(SceneLimits, HullPoints) {
+// a 1e6-point hull took 25 s and 2.1 GB; the YAML values are counted before any
+// node tree is built, the point list is refused by its length
+TEST(SceneLimits, HullPointsAndYamlValues) {
+  std::string many = "options: {dimension: 3}\nbodies:\n  - {shape: {hull: [";
+  for (std::size_t i = 0; i < scene_limits::kMaxYamlValues / 4 + 1; ++i) many += i ? ", [0, 0, 0]" : "[0, 0, 0]";
+  many += "]}, mass: 1}\n";
+  EXPECT_TRUE(fails_with(many, {"case.yaml:3: the scene holds more than 500000 YAML values"}));
   std::string hull = "[";  // aliases of the first point keep the text (and the parse) small
   for (std::size_t i = 0; i <= scene_limits::kMaxShapePoints; ++i) hull += i ? ", *p" : "&p [0, 0, 0]";
   hull += "]";
