@@ -75,9 +75,10 @@ double within(const Field& f, double x, double limit, const char* unit) {
 }
 
 Vec3 within(const Field& f, const Vec3& v, double limit, const char* unit) {
-  if (!(v.norm() <= limit))
-    f.fail("must be at most " + g(limit) + " " + unit + " in size (docs/scene-format.md, Limits), got one of " +
-           g(v.norm()));
+  const double size = v.stableNorm();  // norm() squares: 1e300 read as inf
+  if (!(size <= limit))
+    f.fail("must be at most " + g(limit) + " " + unit + " in size (docs/scene-format.md, Limits), got one of size " +
+           g(size));
   return v;
 }
 

@@ -126,8 +126,8 @@ SceneOptions parse_options(const Field& options) {
     } else {
       sim.gravity = f.vec3();
     }
-    if (sim.gravity.norm() > scene_limits::kMaxAcceleration)
-      f.fail("|gravity| must be at most " + g(scene_limits::kMaxAcceleration) + " m/s^2, got " + g(sim.gravity.norm()));
+    if (const double g_size = sim.gravity.stableNorm(); g_size > scene_limits::kMaxAcceleration)
+      f.fail("|gravity| must be at most " + g(scene_limits::kMaxAcceleration) + " m/s^2, got " + g(g_size));
   }
   if (Field f = options["solver_tolerance"]; f.present()) sim.solver_tolerance = f.positive();
   if (Field f = options["solver_max_iterations"]; f.present())

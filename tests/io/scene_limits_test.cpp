@@ -169,6 +169,8 @@ TEST(SceneLimits, StateAndGravityMagnitudes) {
                          {"case.yaml:3: bodies[0].velocity: must be at most 1e+06 m/s"}));
   EXPECT_TRUE(fails_with(box_scene("", ", angular_velocity: [0, 0, 1e300]"),
                          {"case.yaml:3: bodies[0].angular_velocity: must be at most 1e+06 rad/s"}));
+  EXPECT_TRUE(fails_with(box_scene("") + "joints:\n  - {type: spherical, bodies: [box, world], anchor: [1e300, 0, 0]}\n",
+                         {"case.yaml:5: joints[0].anchor: must be at most 1e+06 m in size", "got one of size 1e+300"}));
   EXPECT_TRUE(fails_with(box_scene(", gravity: [0, 0, -1e300]"),
                          {"case.yaml:1: options.gravity: |gravity| must be at most 1e+06 m/s^2"}));
 }
