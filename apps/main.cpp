@@ -3,8 +3,8 @@
 #include "option_checks.hpp"
 
 #include "contact/contact_model.hpp"
-#include "sim/certification.hpp"
 #include "io/scene_limits.hpp"
+#include "sim/certification.hpp"
 #include "sim/stepper.hpp"
 
 #include <CLI/CLI.hpp>
