@@ -83,7 +83,7 @@ long steps_for(double seconds, double h, const std::string& source) {
   const double steps = std::round(seconds / h);
   if (!(steps <= kMaxSteps))
     throw std::invalid_argument(source + " " + g(seconds) + " s at h = " + g(h) + " s is " + g(seconds / h) +
-                                " steps, more than the limit of " + g(kMaxSteps) + " (docs/cli.md, Limits)");
+                                " steps, more than the limit of " + g(kMaxSteps) + " (docs/cli.md, Numeric options)");
   if (!(steps >= 1.0))
     throw std::invalid_argument(source + " " + g(seconds) + " s is shorter than half a step (h = " + g(h) + " s)");
   return static_cast<long>(steps);
