@@ -96,4 +96,23 @@ TEST(CliOptions, RunReportsSceneLimitsWithFileAndLine) {
   std::filesystem::remove(path);
 }
 
+// A state that turns non-finite during a run (here a controller's target,
+// log(3.5 - step), is NaN from step 4) stops the run at that step: the
+// summary of the steps before it, then the error naming the scene, the step
+// and the body, exit 1; never a summary of nan with exit 0.
+TEST(CliOptions, RunStopsAtANonFiniteStateNamingSceneStepAndBody) {
+  const auto path = std::filesystem::temp_directory_path() / "pegsim_cli_nan.yaml";
+  std::ofstream(path) << "options: {solver: path, h: 0.005, duration: 0.1}\n"
+                         "bodies:\n  - {name: arm, shape: {box: [0.5, 0.05, 0.05]}, mass: 1, position: [0.25, 0, 1]}\n"
+                         "joints:\n  - {name: pivot, type: revolute, bodies: [world, arm], anchor: [0, 0, 1], "
+                         "axis: [0, 1, 0]}\n"
+                         "controllers:\n  - {joint: pivot, kp: 50, kd: 5, target: {expression: 'log(3.5 - step)'}}\n";
+  const Output o = run_cli("run " + path.string() + " --quiet");
+  EXPECT_NE(o.status, 0) << o.text;
+  EXPECT_NE(o.text.find("steps                 4\n"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find(path.string() + ": step 4 (t = 0.02"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("body 'arm' has a non-finite pose or velocity"), std::string::npos) << o.text;
+  std::filesystem::remove(path);
+}
+
 }  // namespace
