@@ -32,6 +32,7 @@ int bench_command(const BenchArgs& args) {
               args.scene.empty() ? builtin_scene_name() : args.scene.c_str(), args.h, args.steps);
   std::printf("%-10s %-16s %10s %10s %10s %10s %10s %10s %8s %9s\n", "model", "solver", "us/step", "broad", "narrow", "model",
               "formul.", "solve", "fails", "contacts");
+  int status = 0;
   for (const std::string& model : models)
   for (const std::string& name : solvers) {
     Scene scene = args.scene.empty() ? load_scene_string(builtin_scene_text(), builtin_scene_name())
@@ -52,9 +53,13 @@ int bench_command(const BenchArgs& args) {
     auto us = [&](Stage s) { return 1e6 * stats.total_time[s] / n; };
     std::printf("%-10s %-16s %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %8ld %9.1f\n", std::string(to_string(kind)).c_str(), name.c_str(), 1e6 * wall / n,
                 us(Stage::Broadphase), us(Stage::Narrowphase), us(Stage::ContactModel), us(Stage::Formulation),
-                us(Stage::Solver), stats.solver_failures, stats.contacts_total / n);
+                us(Stage::Solver), stats.solver_failures + stats.non_finite_steps, stats.contacts_total / n);
+    if (stats.non_finite_steps > 0) {  // counted among the fails above, and the command fails
+      std::fprintf(stderr, "pegsim bench: %s: %s\n", name.c_str(), stats.non_finite_text().c_str());
+      status = 1;
+    }
   }
-  return 0;
+  return status;
 }
 
 }  // namespace pegsim::cli

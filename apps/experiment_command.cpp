@@ -63,7 +63,12 @@ void run_one(const Definition& d, const fs::path& dir, const ExperimentArgs& arg
     experiment::select_runs(args.run, args.count_runs);
     d.run(ctx);
     if (args.count_runs) std::printf("runs: %ld\n", experiment::runs_started());
+    const long runs = experiment::runs_started();
     experiment::select_runs(-1, false);
+    if (args.run >= runs)  // no run of that index: the files hold headers only, which is no result
+      throw std::invalid_argument("--run " + std::to_string(args.run) + ": experiment " + d.name + " has " +
+                                  std::to_string(runs) + " runs (0 .. " + std::to_string(runs - 1) + ")" +
+                                  (args.quick ? " with --quick" : ""));
     return;
   }
   const auto start = std::chrono::steady_clock::now();

@@ -5,11 +5,22 @@
 #include "dynamics/random_problem.hpp"
 #include "io/capture.hpp"
 
+#include "sim/model.hpp"
+
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 
 namespace pegsim::cli {
 
 int gen_problems_command(const GenProblemsArgs& args) {
+  // a problem's dense A is n^2 doubles: n is held to the step's own budget (SimOptions::max_problem_size)
+  const long rows = static_cast<long>(args.contacts) * (args.friction_directions + 2);
+  const int budget = SimOptions{}.max_problem_size;
+  if (rows > budget)
+    throw std::invalid_argument("--contacts " + std::to_string(args.contacts) + " with --friction-directions " +
+                                std::to_string(args.friction_directions) + " is " + std::to_string(rows) +
+                                " rows, over the limit of " + std::to_string(budget) + " (max_problem_size)");
   RandomProblemOptions options;
   options.contacts = args.contacts;
   options.bodies = args.bodies;

@@ -1,5 +1,6 @@
 // pegsim run: load a scene, step it, print a summary.
 #include "commands.hpp"
+#include "option_checks.hpp"
 
 #include "io/capture_world.hpp"
 #include "io/recording.hpp"
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <stdexcept>
 #include <unistd.h>
 #include <vector>
 
@@ -52,11 +54,8 @@ int run_command(const RunArgs& args) {
                                    : load_scene_file(args.scene);
   const std::string scene_text = scene.text;
   if (args.position_correction) scene.model.options.position_correction = true;
-  if (args.relaxation >= 0.0) {
-    if (!(args.relaxation > 0.0 && args.relaxation < 2.0))
-      throw std::invalid_argument("--relaxation must lie in (0, 2), got " + std::to_string(args.relaxation));
-    scene.model.options.solver_relaxation = args.relaxation;
-  }
+  // the numeric options arrive checked (main.cpp, option_checks.hpp): a negative value is "not given"
+  if (args.relaxation > 0.0) scene.model.options.solver_relaxation = args.relaxation;
   World world(std::move(scene.model), std::move(scene.state));
   if (args.h > 0.0) world.set_time_step(args.h);
   if (!args.stepper.empty()) world.set_stepper(args.stepper);
@@ -75,8 +74,9 @@ int run_command(const RunArgs& args) {
   }
 
   const SimOptions& o = world.model().options;
-  const double duration = args.time >= 0.0 ? args.time : o.duration;
-  const long steps = args.steps >= 0 ? args.steps : std::lround(duration / o.h);
+  const long steps = args.steps >= 0 ? args.steps
+                     : args.time > 0.0 ? steps_for(args.time, o.h, "--time")
+                                       : steps_for(o.duration, o.h, "the scene's duration");
 
   RunStatistics stats(world.model(), world.state());
   world.add_observer(&stats);
@@ -98,7 +98,13 @@ int run_command(const RunArgs& args) {
   {
     ProgressBar bar(steps);
     for (long i = 0; i < steps; ++i) {
-      world.step();
+      try {
+        world.step();
+      } catch (const std::runtime_error& e) {  // a refused step (a non-finite state): say where, then fail
+        if (recorder) recorder->close();
+        std::printf("%s", stats.summary(0.0).c_str());
+        throw std::runtime_error(scene.source + ": " + e.what());
+      }
       if (capture) capture_last_step(*capture, world, args.capture_every);
       bar.update(i + 1);
     }
@@ -113,6 +119,10 @@ int run_command(const RunArgs& args) {
   if (capture)
     std::printf("captured problems     %d (%d in the fclib layout) in %s\n", capture->count(), capture->fclib_count(),
                 args.capture.c_str());
+  if (stats.non_finite_steps > 0) {  // the summary holds an inf or nan: the run failed, whatever else it says
+    std::fprintf(stderr, "pegsim: error: %s: %s\n", scene.source.c_str(), stats.non_finite_text().c_str());
+    return 1;
+  }
   return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "compare_geometry.hpp"
 #include "compare_report.hpp"
 #include "compare_run.hpp"
+#include "option_checks.hpp"
 #include "python_script.hpp"
 #include "run.hpp"
 #include "scene_convert.hpp"
@@ -36,7 +37,8 @@ int main(int argc, char** argv) {
                  "3D scene file: polyhedra (boxes, hulls), compounds, half-spaces, spheres, capsules, cylinders, cones")
       ->required();
   app.add_option("--engines", engines_arg, "comma list of peers: bullet, mujoco, ode (pegsim always runs: the reference)");
-  app.add_option("--time", time, "simulated seconds (default: the scene's duration)")->check(CLI::PositiveNumber);
+  app.add_option("--time", time, "simulated seconds (default: the scene's duration)")
+      ->check(pegsim::cli::positive_finite("seconds"));  // nan, inf: refused, not read as "not given"
   app.add_option("--out", out_dir, "write trajectory_<engine>.csv, series_<engine>.csv, summary.csv, deviation.csv "
                                    "and plots (positions.png, penetration.png) to DIR");
   app.add_option("--expect-final", expectations,
@@ -46,12 +48,13 @@ int main(int argc, char** argv) {
                  "TOL: before running, check each peer's converted shapes against pegsim's: the depth and place of "
                  "each dynamic body's deepest point in each half-space it reaches into at t = 0 must agree within "
                  "TOL (m); exit 1 if not")
-      ->check(CLI::NonNegativeNumber);
+      ->check(pegsim::cli::positive_finite("metres"));
   CLI11_PARSE(app, argc, argv);
   try {
     std::vector<Expectation> expected;
     for (const std::string& text : expectations) expected.push_back(parse_expectation(text));
     const Scene scene = load_scene_file(scene_file);
+    if (time > 0) pegsim::cli::steps_for(time, scene.model.options.h, "--time");  // within the step limit
     const ConvertedScene converted = to_bench_scene(scene, time > 0 ? time : scene.model.options.duration);
     const BenchScene& bench = converted.bench;
     std::vector<std::string> names;

@@ -3,8 +3,10 @@
 #include "io/scene.hpp"
 
 #include "io/scene_fields.hpp"
+#include "io/scene_limits.hpp"
 #include "io/scene_parts.hpp"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -24,20 +26,33 @@ namespace scene_detail {
 
 MaterialId find_material(const Field& f, const Model& model) {
   const std::string name = f.text();
-  std::string known;
-  for (std::size_t i = 0; i < model.materials.size(); ++i) {
+  for (std::size_t i = 0; i < model.materials.size(); ++i)
     if (model.materials[i].name == name) return MaterialId{static_cast<std::uint32_t>(i)};
-    known += (known.empty() ? "" : ", ") + model.materials[i].name;
+  std::string known;  // only for the message: built per lookup, it made 1000 materials quadratic in text
+  for (const Material& m : model.materials) {
+    if (known.size() > 300) {
+      known += ", ...";
+      break;
+    }
+    if (!known.empty()) known += ", ";
+    known += m.name;
   }
   f.fail("unknown material '" + name + "' (materials: " + known + ")");
 }
 
 // material 0 is the built-in "default", worn by bodies that name none
 void parse_materials(const Field& materials, Model& model) {
-  model.add_material("default");
-  if (!materials.present()) return;
+  if (!materials.present()) {
+    model.add_material("default");
+    return;
+  }
+  const std::vector<Field> items = materials.items();
+  if (items.size() + 1 > scene_limits::kMaxMaterials)
+    materials.fail(std::to_string(items.size()) + " materials, more than the limit of " +
+                   std::to_string(scene_limits::kMaxMaterials - 1) + " (with default: its friction table is materials^2)");
+  std::vector<std::string> names{"default"};
   std::map<std::string, int> first_line;
-  for (const Field& item : materials.items()) {
+  for (const Field& item : items) {
     Field name_field = item;
     if (item.is_map()) {
       item.expect_keys({"name"});
@@ -49,8 +64,9 @@ void parse_materials(const Field& materials, Model& model) {
     if (auto [it, fresh] = first_line.emplace(name, name_field.line()); !fresh)
       name_field.fail("duplicate material name '" + name + "' (first given at line " +
                       std::to_string(it->second + 1) + ")");
-    model.add_material(name);
+    names.push_back(name);
   }
+  model.add_materials(std::move(names));  // the tables grown once
 }
 
 // every pair gets default_mu (options.friction), then the listed pairs their own mu
@@ -107,24 +123,46 @@ namespace {
 // Largest scene text read (bytes): scene files are hand-written, a few kB; a
 // 1000-body pour is 1 MB. Bigger input (or /dev/zero) is an error, not a read
 // that grows without end.
-constexpr std::size_t kMaxSceneBytes = 16u << 20;
+using scene_limits::kMaxSceneBytes;
 
-// Counts the YAML documents of the text, at most two, without building them.
-// yaml-cpp's LoadAll loops for ever on a text holding only "," (each
-// document starts where the last one did, and it allocates each): a
-// document that does not advance the stream ends the count as an error.
+// Counts the YAML documents of the text, at most two, and the values of the
+// first, without building them. yaml-cpp's LoadAll loops for ever on a text
+// holding only "," (each document starts where the last one did, and it
+// allocates each): a document that does not advance the stream ends the
+// count as an error. yaml-cpp's node tree costs about 600 bytes a value (a
+// 1e6-point hull, 14 MB of text, took 2.1 GB and 37 s to build before its
+// length could be checked): a document of more than kMaxYamlValues values is
+// refused here, at the value past the limit, before any tree is built.
 class DocumentCounter : public YAML::EventHandler {
  public:
+  explicit DocumentCounter(const std::string& source) : source_(source) {}
   void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
   void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { count(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { count(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override {
+    count(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    count(mark);
+  }
   void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    count(mark);
+  }
   void OnMapEnd() override {}
   std::vector<YAML::Mark> starts;
+
+ private:
+  void count(const YAML::Mark& mark) {
+    if (++values_ <= scene_limits::kMaxYamlValues) return;
+    throw SceneError(scene_detail::located_message(
+        source_, std::max(mark.line, 0), "",
+        "the scene holds more than " + std::to_string(scene_limits::kMaxYamlValues) +
+            " YAML values (keys, numbers, lists, maps), the limit (docs/scene-format.md, Limits)"));
+  }
+  const std::string& source_;
+  std::size_t values_ = 0;
 };
 
 std::string default_name(const std::string& source) {
@@ -145,7 +183,7 @@ Scene load_scene_string(const std::string& yaml_text, const std::string& source)
   try {
     std::istringstream in(yaml_text);
     YAML::Parser parser(in);
-    DocumentCounter counter;
+    DocumentCounter counter(source);
     while (counter.starts.size() < 2 && parser.HandleNextDocument(counter)) {
     }
     if (counter.starts.size() == 2) {
@@ -157,6 +195,10 @@ Scene load_scene_string(const std::string& yaml_text, const std::string& source)
                                        "a scene file holds one YAML document, found a second one"));
     }
     root = YAML::Load(yaml_text);
+  } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own guard (2000 levels of its parser)
+    throw SceneError(located_message(source, std::max(e.mark.line, 0), "",
+                                     "YAML nesting too deep (the parser stops at " + std::to_string(e.depth()) +
+                                     " levels; a scene needs fewer than 10)"));
   } catch (const YAML::Exception& e) {
     throw SceneError(located_message(source, std::max(e.mark.line, 0), "", "YAML syntax error: " + e.msg));
   }

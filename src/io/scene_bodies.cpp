@@ -9,10 +9,12 @@
 #include "io/scene_parts.hpp"
 
 #include "geometry/mass_properties.hpp"
+#include "io/scene_limits.hpp"
 
 #include <Eigen/Eigenvalues>
 
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <map>
 
@@ -48,6 +50,31 @@ MassProperties mass_of(const Field& shape_field, const Shape& shape, double dens
 }
 
 Vec3 point_or_vector(const Field& f, bool planar) { return planar ? lift(f.vec2()) : f.vec3(); }
+
+std::string g(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+
+// A body's mass and principal moments within scene_limits: outside, the
+// step's inverse masses and energies leave double's range (a mass of 1e-320
+// has no finite inverse; 1e308 kg overflows its weight times a step).
+void check_mass(const Field& f, double mass) {
+  using scene_limits::kMaxMass, scene_limits::kMinMass;
+  if (!(mass >= kMinMass && mass <= kMaxMass))
+    f.fail("the mass must lie in [" + g(kMinMass) + ", " + g(kMaxMass) + "] kg (docs/scene-format.md, Limits), got " +
+           g(mass) + " kg");
+}
+void check_inertia(const Field& f, const Mat3& inertia, bool planar) {
+  using scene_limits::kMaxInertia, scene_limits::kMinInertia;
+  const Eigen::SelfAdjointEigenSolver<Mat3> eig(inertia, Eigen::EigenvaluesOnly);
+  const double low = planar ? inertia(2, 2) : eig.eigenvalues().minCoeff();
+  const double high = planar ? inertia(2, 2) : eig.eigenvalues().maxCoeff();
+  if (!(low >= kMinInertia && high <= kMaxInertia))
+    f.fail("the principal moments of inertia must lie in [" + g(kMinInertia) + ", " + g(kMaxInertia) +
+           "] kg m^2 (docs/scene-format.md, Limits), got " + g(low) + (low == high ? "" : " .. " + g(high)));
+}
 
 Quat quaternion(const Field& f) {
   const auto q = f.numbers(4);
@@ -90,7 +117,8 @@ void parse_body(const Field& f, std::size_t index, const ShapeLibrary& shapes, M
   if (!planar && f.has("theta"))
     f["theta"].fail("2D field in a 3D scene: use orientation");
   Vec3 position = Vec3::Zero();
-  if (const Field p = f["position"]; p.present()) position = point_or_vector(p, planar);
+  if (const Field p = f["position"]; p.present())
+    position = within(p, point_or_vector(p, planar), scene_limits::kMaxLength, "m");
   double theta = 0.0;
   Quat rotation = Quat::Identity();
   if (planar) {
@@ -115,12 +143,17 @@ void parse_body(const Field& f, std::size_t index, const ShapeLibrary& shapes, M
     const MassProperties mp = mass_of(shape_field, body.shape, rho);
     if (mass.present()) {
       body.mass = mass.positive();
+      check_mass(mass, body.mass);
       body.inertia = inertia.present() ? parse_inertia(inertia, model.options.dimension)
                                        : Mat3(mp.inertia * (body.mass / mp.mass));
     } else if (density.present()) {
       body.mass = mp.mass;
       body.inertia = mp.inertia;
+      check_mass(density, body.mass);
     }
+    if (!body.is_static || mass.present() || density.present())
+      check_inertia(inertia.present() ? inertia : mass.present() ? mass : density.present() ? density : shape_field,
+                    body.inertia, planar);
     Vec3 centroid = mp.centre_of_mass;
     if (planar) centroid.z() = 0.0;
     translate_shape(body.shape, centroid);
@@ -134,9 +167,11 @@ void parse_body(const Field& f, std::size_t index, const ShapeLibrary& shapes, M
   BodyState s;
   s.pose.position = position;
   s.pose.orientation = rotation;
-  if (const Field v = f["velocity"]; v.present()) s.linear_velocity = point_or_vector(v, planar);
+  if (const Field v = f["velocity"]; v.present())
+    s.linear_velocity = within(v, point_or_vector(v, planar), scene_limits::kMaxSpeed, "m/s");
   if (const Field w = f["angular_velocity"]; w.present())
-    s.angular_velocity = planar ? Vec3(0.0, 0.0, w.number()) : w.vec3();
+    s.angular_velocity = within(w, planar ? Vec3(0.0, 0.0, w.number()) : w.vec3(), scene_limits::kMaxAngularSpeed,
+                                "rad/s");
   const char* still = "a static body does not move; remove this field or drop static: true";
   if (body.is_static && s.linear_velocity.norm() > 0.0) f["velocity"].fail(still);
   if (body.is_static && s.angular_velocity.norm() > 0.0) f["angular_velocity"].fail(still);
@@ -199,6 +234,9 @@ void parse_bodies(const Field& bodies, const ShapeLibrary& shapes, Model& model,
                   std::vector<Vec3>* shape_origins) {
   const auto list = bodies.items();
   if (list.empty()) bodies.fail("a scene needs at least one body");
+  if (list.size() > scene_limits::kMaxBodies)
+    bodies.fail(std::to_string(list.size()) + " bodies, more than the limit of " +
+                std::to_string(scene_limits::kMaxBodies));
   std::map<std::string, int> name_lines;
   std::vector<Vec3> origins(list.size(), Vec3::Zero());
   for (std::size_t i = 0; i < list.size(); ++i)

@@ -1,6 +1,9 @@
 #include "io/scene_fields.hpp"
 
+#include "io/scene_limits.hpp"
+
 #include <charconv>
+#include <cstdio>
 #include <cmath>
 #include <map>
 #include <system_error>
@@ -56,6 +59,30 @@ std::string located_message(const std::string& source, int line, const std::stri
   if (!path.empty()) out += path + ": ";
   return out + what;
 }
+
+namespace {
+std::string g(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+}  // namespace
+
+double within(const Field& f, double x, double limit, const char* unit) {
+  if (!(std::abs(x) <= limit))
+    f.fail("must be at most " + g(limit) + " " + unit + " in size (docs/scene-format.md, Limits), got " + g(x));
+  return x;
+}
+
+Vec3 within(const Field& f, const Vec3& v, double limit, const char* unit) {
+  const double size = v.stableNorm();  // norm() squares: 1e300 read as inf
+  if (!(size <= limit))
+    f.fail("must be at most " + g(limit) + " " + unit + " in size (docs/scene-format.md, Limits), got one of size " +
+           g(size));
+  return v;
+}
+
+double length(const Field& f) { return within(f, f.positive(), scene_limits::kMaxLength, "m"); }
 
 Field root_field(const YAML::Node& root, const std::string* source) {
   return Field(root, "", source, line_of(root, 0));
@@ -200,7 +227,22 @@ bool Field::boolean() const {
 
 std::string Field::text() const {
   if (!node_.IsScalar() || node_.Scalar().empty()) fail("expected a name, got " + describe());
-  return node_.Scalar();
+  const std::string& s = node_.Scalar();
+  // names reach terminals, recordings (HDF5 strings end at a NUL) and the replay page's JSON
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02x", c);
+      fail(std::string("a name must not hold control characters (byte ") + hex + " at " + std::to_string(i) + ")");
+    }
+    const int more = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xe ? 2 : (c >> 3) == 0x1e ? 3 : -1;
+    bool valid = more >= 0 && i + more < s.size();
+    for (int k = 1; valid && k <= more; ++k) valid = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
+    if (!valid) fail("a name must be UTF-8 text (a bad byte at " + std::to_string(i) + ")");
+    i += 1 + more;
+  }
+  return s;
 }
 
 std::string Field::choice(std::initializer_list<std::string_view> allowed) const {

@@ -80,6 +80,13 @@ class Field {
   int line_;
 };
 
+// Magnitude limits (io/scene_limits.hpp): fail at `f` unless |x| <= limit
+// (for a vector, its norm), e.g. within(f, v, kMaxSpeed, "m/s"); return x.
+double within(const Field& f, double x, double limit, const char* unit);
+Vec3 within(const Field& f, const Vec3& v, double limit, const char* unit);
+// A positive length of a shape, at most scene_limits::kMaxLength.
+double length(const Field& f);
+
 // The root Field of a document, with path "".
 Field root_field(const YAML::Node& root, const std::string* source);
 

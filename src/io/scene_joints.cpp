@@ -4,6 +4,7 @@
 // joint registry (joints/joint.hpp), and its anchor and axes at the initial
 // pose: in world coordinates, or with `frame: a` / `frame: b` in the frame the
 // scene gave that body's shape in.
+#include "io/scene_limits.hpp"
 #include "io/scene_parts.hpp"
 
 #include "joints/controllers.hpp"
@@ -65,7 +66,9 @@ void parse_joint(const Field& f, std::size_t index, const std::vector<Vec3>& ori
     if (which != "world" && frame == kWorldBody) fr.fail("that end is the world: give frame: world");
   }
   auto point_or_vector = [&](const Field& p) { return planar ? lift(p.vec2()) : p.vec3(); };
-  spec.anchor = to_world(point_or_vector(f.require("anchor")), true, frame, origins, state);
+  const Field anchor = f.require("anchor");
+  spec.anchor = to_world(within(anchor, point_or_vector(anchor), scene_limits::kMaxLength, "m"), true, frame, origins,
+                         state);
   const bool needs_axis = !planar || joint_coordinate(spec.kind) == JointCoordinate::Slide ||
                           spec.kind == JointKind::Cylindrical;
   const bool uses_axis = needs_axis && spec.kind != JointKind::Spherical;

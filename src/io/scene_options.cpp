@@ -1,5 +1,6 @@
 // options: the simulation settings of a scene (docs/scene-format.md, "options").
 #include "io/scene_parts.hpp"
+#include "io/scene_limits.hpp"
 #include "contact/contact_model.hpp"
 #include "dynamics/formulation.hpp"
 #include "sim/certification.hpp"
@@ -7,8 +8,18 @@
 #include "solvers/lcp.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 namespace pegsim::scene_detail {
+
+namespace {
+std::string g(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+}  // namespace
 
 SceneOptions parse_options(const Field& options) {
   SceneOptions out;
@@ -37,8 +48,23 @@ SceneOptions parse_options(const Field& options) {
   sim.gravity = planar ? Vec3(0.0, -9.81, 0.0) : Vec3(0.0, 0.0, -9.81);
 
   if (Field f = options["name"]; f.present()) out.name = f.text();
-  if (Field f = options["h"]; f.present()) sim.h = f.positive();
+  if (Field f = options["h"]; f.present()) {
+    sim.h = f.positive();
+    if (sim.h < scene_limits::kMinTimeStep || sim.h > scene_limits::kMaxTimeStep)
+      f.fail("must lie in [" + g(scene_limits::kMinTimeStep) + ", " + g(scene_limits::kMaxTimeStep) +
+             "] seconds, got " + f.describe());
+  }
   if (Field f = options["duration"]; f.present()) sim.duration = f.positive();
+  // the run's step count, duration / h (the CLI checks its --time and --h the same way)
+  {
+    const Field f = options.has("duration") ? options["duration"] : options["h"];
+    const double steps = std::round(sim.duration / sim.h);
+    if (steps > scene_limits::kMaxSteps)
+      f.fail("duration / h = " + g(sim.duration) + " s / " + g(sim.h) + " s is " + g(sim.duration / sim.h) +
+             " steps, more than the limit of " + g(scene_limits::kMaxSteps));
+    if (steps < 1.0)
+      f.fail("duration " + g(sim.duration) + " s is shorter than half a step (h = " + g(sim.h) + " s)");
+  }
 
   // contact distance: a length, or "auto" for thesis eq. 5.1 per body pair
   if (Field f = options["eps"]; f.present()) {
@@ -63,8 +89,13 @@ SceneOptions parse_options(const Field& options) {
     }
   }
   // fewer than 3 directions do not positively span the tangent plane
-  if (Field f = options["friction_directions"]; f.present())
+  if (Field f = options["friction_directions"]; f.present()) {
     sim.friction_directions = f.integer_at_least(3);
+    if (sim.friction_directions > scene_limits::kMaxFrictionDirections)
+      f.fail("must be at most " + std::to_string(scene_limits::kMaxFrictionDirections) +
+             " (the cone's polygon is then within 0.12 % of the circle; each direction is a variable per contact), got " +
+             f.describe());
+  }
   if (Field f = options["friction"]; f.present()) out.default_friction = f.non_negative();
 
   // names from the registries (sim/stepper.hpp, contact/contact_model.hpp, dynamics/formulation.hpp)
@@ -96,6 +127,8 @@ SceneOptions parse_options(const Field& options) {
     } else {
       sim.gravity = f.vec3();
     }
+    if (const double g_size = sim.gravity.stableNorm(); g_size > scene_limits::kMaxAcceleration)
+      f.fail("|gravity| must be at most " + g(scene_limits::kMaxAcceleration) + " m/s^2, got " + g(g_size));
   }
   if (Field f = options["solver_tolerance"]; f.present()) sim.solver_tolerance = f.positive();
   if (Field f = options["solver_max_iterations"]; f.present())

@@ -1,5 +1,6 @@
 // robots: (docs/scene-format.md, "robots"): URDF files (io/urdf.hpp) placed in
 // the scene as kinematic trees (sim/tree_stepping.hpp).
+#include "io/scene_limits.hpp"
 #include "io/scene_parts.hpp"
 #include "io/urdf.hpp"
 #include "sim/tree_stepping.hpp"
@@ -27,7 +28,7 @@ void parse_robots(const Field& robots, Model& model, State& state) {
     const std::string name = name_field.text();
     if (!names.insert(name).second) name_field.fail("robot '" + name + "' is defined twice");
     UrdfOptions options;
-    if (const Field p = f["position"]; p.present()) options.base.position = p.vec3();
+    if (const Field p = f["position"]; p.present()) options.base.position = within(p, p.vec3(), scene_limits::kMaxLength, "m");
     if (const Field o = f["orientation"]; o.present()) options.base.orientation = parse_orientation(o);
     if (const Field b = f["fixed_base"]; b.present()) options.fixed_base = b.boolean();
     const Field file = f.require("urdf");

@@ -5,6 +5,7 @@
 #include "io/scene_parts.hpp"
 
 #include "geometry/shape.hpp"
+#include "io/scene_limits.hpp"
 
 #include <array>
 #include <exception>
@@ -35,21 +36,45 @@ Shape checked(const Field& f, const char* what, Build&& build) {
   }
 }
 
+using scene_limits::kMaxLength;
+
 Vec3 positive_vec3(const Field& f) {
   const auto items = f.items(3);
-  return Vec3(items[0].positive(), items[1].positive(), items[2].positive());
+  return Vec3(length(items[0]), length(items[1]), length(items[2]));
+}
+
+// a shape's point list: at most kMaxShapePoints points, each within kMaxLength of the origin
+std::vector<Field> point_items(const Field& f) {
+  std::vector<Field> items = f.items();
+  if (items.size() > scene_limits::kMaxShapePoints)
+    f.fail(std::to_string(items.size()) + " points, more than the limit of " +
+           std::to_string(scene_limits::kMaxShapePoints));
+  return items;
 }
 
 std::vector<Vec3> points_3d(const Field& f) {
   std::vector<Vec3> out;
-  for (const Field& p : f.items()) out.push_back(p.vec3());
+  for (const Field& p : point_items(f)) out.push_back(within(p, p.vec3(), kMaxLength, "m"));
   return out;
 }
 
 std::vector<Vec2> points_2d(const Field& f) {
   std::vector<Vec2> out;
-  for (const Field& p : f.items()) out.push_back(p.vec2());
+  for (const Field& p : point_items(f)) {
+    const Vec2 v = p.vec2();
+    within(p, lift(v), kMaxLength, "m");
+    out.push_back(v);
+  }
   return out;
+}
+
+// sides of a regular polygon or prism
+int sides_of(const Field& f) {
+  const int sides = f.integer_at_least(3);
+  if (sides > scene_limits::kMaxPolygonSides)
+    f.fail("must be at most " + std::to_string(scene_limits::kMaxPolygonSides) +
+           " (then within 7.5e-5 of the circle; disc and cylinder are exact), got " + f.describe());
+  return sides;
 }
 
 Shape half_space(const Field& f, Dimension dimension) {
@@ -60,7 +85,7 @@ Shape half_space(const Field& f, Dimension dimension) {
       dimension == Dimension::Planar ? lift(normal_field.vec2()) : normal_field.vec3();
   if (!(normal.norm() > 1e-12)) normal_field.fail("must not be the zero vector");
   hs.normal = normal.normalized();
-  if (Field offset = f["offset"]; offset.present()) hs.offset = offset.number();
+  if (Field offset = f["offset"]; offset.present()) hs.offset = within(offset, offset.number(), kMaxLength, "m");
   return hs;
 }
 
@@ -68,7 +93,12 @@ Shape polyhedron_with_faces(const Field& f) {
   f.expect_keys({"vertices", "faces"});
   const std::vector<Vec3> vertices = points_3d(f.require("vertices"));
   std::vector<std::vector<int>> faces;
-  for (const Field& face : f.require("faces").items()) {
+  const Field faces_field = f.require("faces");
+  const std::vector<Field> face_items = faces_field.items();
+  if (face_items.size() > 2 * scene_limits::kMaxShapePoints)
+    faces_field.fail(std::to_string(face_items.size()) + " faces, more than the limit of " +
+                     std::to_string(2 * scene_limits::kMaxShapePoints));
+  for (const Field& face : face_items) {
     std::vector<int> loop;
     for (const Field& index : face.items()) {
       const int i = index.integer();
@@ -96,7 +126,7 @@ Shape compound(const Field& f, Dimension dimension) {
     if (is_half_space(part) || is_compound(part))
       spec.fail("a compound's part must be a convex polygon or polyhedron");
     if (const Field offset = item["offset"]; offset.present()) {
-      const Vec3 d = planar ? lift(offset.vec2()) : offset.vec3();
+      const Vec3 d = within(offset, planar ? lift(offset.vec2()) : offset.vec3(), kMaxLength, "m");
       translate_shape(part, -d);
     }
     parts.push_back(std::move(part));
@@ -106,7 +136,7 @@ Shape compound(const Field& f, Dimension dimension) {
 
 // a regular solid given by its edge length
 Shape edge_solid(const Field& f, const char* what, Polyhedron (*make)(double)) {
-  return checked(f, what, [&] { return Shape(make(f.positive())); });
+  return checked(f, what, [&] { return Shape(make(length(f))); });
 }
 
 Shape box(const Field& f, Dimension) {
@@ -115,9 +145,9 @@ Shape box(const Field& f, Dimension) {
 
 Shape prism(const Field& f, Dimension) {
   f.expect_keys({"sides", "radius", "height"});
-  const int sides = f.require("sides").integer_at_least(3);
-  const double radius = f.require("radius").positive();
-  const double height = f.require("height").positive();
+  const int sides = sides_of(f.require("sides"));
+  const double radius = length(f.require("radius"));
+  const double height = length(f.require("height"));
   return checked(f, "prism", [&] { return Shape(make_prism(sides, radius, height)); });
 }
 
@@ -127,14 +157,14 @@ Shape polygon(const Field& f, Dimension) {
 
 Shape rectangle(const Field& f, Dimension) {
   const auto wh = f.items(2);
-  const double w = wh[0].positive(), h = wh[1].positive();
+  const double w = length(wh[0]), h = length(wh[1]);
   return checked(f, "rectangle", [&] { return Shape(make_rectangle(w, h)); });
 }
 
 Shape regular_polygon(const Field& f, Dimension) {
   f.expect_keys({"sides", "radius"});
-  const int sides = f.require("sides").integer_at_least(3);
-  const double radius = f.require("radius").positive();
+  const int sides = sides_of(f.require("sides"));
+  const double radius = length(f.require("radius"));
   return checked(f, "regular polygon", [&] { return Shape(make_regular_polygon(sides, radius)); });
 }
 
@@ -146,29 +176,29 @@ Shape hull(const Field& f, Dimension dimension) {
 // Curved kinds (geometry/curved.hpp): maps of their dimensions.
 Shape sphere(const Field& f, Dimension) {
   f.expect_keys({"radius"});
-  const double r = f.require("radius").positive();
+  const double r = length(f.require("radius"));
   return checked(f, "sphere", [&] { return Shape(make_sphere(r)); });
 }
 Shape disc(const Field& f, Dimension) {
   f.expect_keys({"radius"});
-  const double r = f.require("radius").positive();
+  const double r = length(f.require("radius"));
   return checked(f, "disc", [&] { return Shape(make_disc(r)); });
 }
 // {capsule: {radius: r, length: l}}: along body z (3D) or body x (2D)
 Shape capsule(const Field& f, Dimension dimension) {
   f.expect_keys({"radius", "length"});
-  const double r = f.require("radius").positive();
-  const Field length = f.require("length");
-  const double l = length.number();
-  if (!(l >= 0.0)) length.fail("must be >= 0, got " + length.describe());
+  const double r = length(f.require("radius"));
+  const Field length_field = f.require("length");
+  const double l = within(length_field, length_field.number(), kMaxLength, "m");
+  if (!(l >= 0.0)) length_field.fail("must be >= 0, got " + length_field.describe());
   if (dimension == Dimension::Planar) return checked(f, "capsule", [&] { return Shape(make_capsule_2d(r, l)); });
   return checked(f, "capsule", [&] { return Shape(make_capsule(r, l)); });
 }
 template <class K, K (*make)(double, double)>
 Shape round_solid(const Field& f, Dimension) {
   f.expect_keys({"radius", "height"});
-  const double r = f.require("radius").positive();
-  const double h = f.require("height").positive();
+  const double r = length(f.require("radius"));
+  const double h = length(f.require("height"));
   return checked(f, K::kind_info.name, [&] { return Shape(make(r, h)); });
 }
 

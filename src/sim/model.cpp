@@ -15,18 +15,22 @@ BodyId Model::add_body(BodyModel body) {
   return BodyId{static_cast<std::uint32_t>(bodies.size() - 1)};
 }
 
-MaterialId Model::add_material(std::string name) {
-  const std::size_t n = materials.size();
-  materials.push_back(Material{std::move(name)});
-  // grow the symmetric friction table, keeping existing coefficients (new pairs: 0)
-  auto grow = [n](std::vector<double>& table) {
-    std::vector<double> grown((n + 1) * (n + 1), 0.0);
+MaterialId Model::add_material(std::string name) { return add_materials({std::move(name)}); }
+
+MaterialId Model::add_materials(std::vector<std::string> names) {
+  const std::size_t n = materials.size(), m = n + names.size();
+  for (std::string& name : names) materials.push_back(Material{std::move(name)});
+  // grow the symmetric tables once to m x m, keeping existing coefficients
+  // (new pairs: 0; restitution 0 is plastic). One copy for all the names: a
+  // copy per name made 1000 materials take 7 s (issue 17).
+  auto grow = [n, m](std::vector<double>& table) {
+    std::vector<double> grown(m * m, 0.0);
     for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j < n; ++j) grown[i * (n + 1) + j] = table[i * n + j];
+      for (std::size_t j = 0; j < n; ++j) grown[i * m + j] = table[i * n + j];
     table = std::move(grown);
   };
   grow(friction);
-  grow(restitution);  // new pairs: 0, plastic
+  grow(restitution);
   return MaterialId{static_cast<std::uint32_t>(n)};
 }
 

@@ -176,6 +176,8 @@ struct Model {
   std::size_t body_count() const { return bodies.size(); }
   BodyId add_body(BodyModel body);
   MaterialId add_material(std::string name);
+  // Several at once, the tables grown once (a scene's materials:); the id of the first.
+  MaterialId add_materials(std::vector<std::string> names);
   void set_friction(MaterialId a, MaterialId b, double mu);
   void set_restitution(MaterialId a, MaterialId b, double e);  // e in [0, 1]
 };

@@ -73,7 +73,27 @@ void RunStatistics::on_step(const Model& model, const State& state, const StepRe
   energy_final = mechanical_energy(model, state);
   energy_max_rise = std::max(energy_max_rise, energy_final - energy_initial);
   momentum_final = linear_momentum(model, state);
+  // std::max drops a NaN: the figures are checked here, every step
+  const char* what = !std::isfinite(energy_final)          ? "energy"
+                     : !momentum_final.allFinite()         ? "momentum"
+                     : !std::isfinite(r.complementarity)   ? "certified residual"
+                     : !std::isfinite(r.cone_violation)    ? "friction cone violation"
+                     : (r.solver_calls > 0 && !std::isfinite(r.solver.complementarity)) ? "complementarity"
+                     : (measure_penetration && !std::isfinite(r.max_penetration))        ? "penetration"
+                                                                                         : nullptr;
+  if (what || (steps == 1 && !(std::isfinite(energy_initial) && momentum_initial.allFinite()))) {
+    if (non_finite_steps++ == 0) {
+      first_non_finite_step = r.step;
+      first_non_finite_what = what ? what : "initial energy or momentum";
+    }
+  }
   for (int s = 0; s < static_cast<int>(Stage::Count); ++s) total_time.seconds[s] += r.profile.seconds[s];
+}
+
+std::string RunStatistics::non_finite_text() const {
+  return std::to_string(non_finite_steps) + " steps with a non-finite " + first_non_finite_what +
+         " or other figure (first: step " + std::to_string(first_non_finite_step) +
+         "): numbers overflowed; the run failed (check the scene's magnitudes, docs/scene-format.md Limits)";
 }
 
 double RunStatistics::energy_drift() const {
@@ -108,6 +128,7 @@ std::string RunStatistics::summary(double wall_seconds) const {
   add("standard-model traps  %ld (max %d per step, in %ld steps)\n", traps_total, traps_max, steps_with_traps);
   add("solver calls          %ld, failures %ld (recovered without psi/h: %ld), regularized %d\n", solver_calls,
       solver_failures, solver_recoveries, regularized_solves);
+  if (non_finite_steps > 0) out += "non-finite            " + non_finite_text() + "\n";
   if (over_budget > 0)
     add("over budget           %ld islands over max_problem_size, not solved (among the failures)\n", over_budget);
   if (out_of_time > 0)

@@ -64,6 +64,14 @@ class RunStatistics final : public StepObserver {
   double energy_initial = 0.0, energy_final = 0.0, energy_max_rise = 0.0;
   Vec3 momentum_initial = Vec3::Zero(), momentum_final = Vec3::Zero();
   StepProfile total_time;  // seconds per stage, summed over steps
+  // Steps after which a figure of the summary is not finite (the energy or
+  // momentum overflowed, a residual or penetration is inf or nan): each is a
+  // failure, the summary says so and `pegsim run` exits non-zero. (The state
+  // itself stays finite: a step refuses a non-finite one, sim/stepper.hpp.)
+  long non_finite_steps = 0;
+  long first_non_finite_step = -1;
+  std::string first_non_finite_what;  // "energy", "momentum", ...
+  std::string non_finite_text() const;  // "3 steps with a non-finite ... (first: step 0, energy)"
 
   // The summary's derived figures (also the columns of a sweep's results, python/pegsim_sweep):
   double energy_drift() const;       // (E_final - E_initial) / max(1 J, |E_initial|)
