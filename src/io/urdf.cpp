@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <numbers>
-#include <sstream>
 #include <stdexcept>
 
 namespace pegsim {
@@ -226,11 +225,20 @@ UrdfRobot load_urdf_string(const std::string& xml, const std::string& source, co
 }
 
 UrdfRobot load_urdf_file(const std::string& path, const UrdfOptions& options) {
+  constexpr std::size_t kMaxUrdfBytes = 16u << 20;  // as scene files (io/scene.cpp)
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(path + ": is a directory, not a URDF file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot open the URDF file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load_urdf_string(text.str(), path, options);
+  std::string text;
+  char chunk[65536];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {  // capped: /dev/zero never ends
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxUrdfBytes)
+      throw std::runtime_error(path + ": the URDF file is larger than " + std::to_string(kMaxUrdfBytes >> 20) + " MB");
+  }
+  if (in.bad()) throw std::runtime_error(path + ": cannot read the URDF file");
+  return load_urdf_string(text, path, options);
 }
 
 }  // namespace pegsim
