@@ -1,5 +1,7 @@
 #include "io/h5.hpp"
 
+#include "io/h5_heap_check.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <numeric>
@@ -258,6 +260,7 @@ Reader::Reader(std::string file) : file_(std::move(file)) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file_, ec)) fail(file_, "", "no such recording file");
   if (H5Fis_hdf5(file_.c_str()) <= 0) fail(file_, "", "not an HDF5 file");
+  check_global_heaps(file_);  // before HDF5 parses one (io/h5_heap_check.hpp: a hang in HDF5 1.10)
   handle_ = Handle(H5Fopen(file_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!handle_) fail(file_, "", "cannot open the recording (truncated or damaged?)");
 }

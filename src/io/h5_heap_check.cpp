@@ -1,0 +1,75 @@
+#include "io/h5_heap_check.hpp"
+
+#include "io/h5.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <vector>
+
+namespace pegsim::h5 {
+namespace {
+
+constexpr std::uint64_t kHeaderBytes = 16;  // collection header and object header alike
+
+std::uint64_t little_endian(const unsigned char* p, int bytes) {
+  std::uint64_t v = 0;
+  for (int k = bytes - 1; k >= 0; --k) v = (v << 8) | p[k];
+  return v;
+}
+
+// Walks the collection whose signature starts at `at` as HDF5 does; fails on
+// an object that would not advance the walk or would end past the collection.
+void check_collection(std::ifstream& in, const std::string& file, std::uint64_t at, std::uint64_t file_size) {
+  unsigned char header[kHeaderBytes];
+  in.clear();
+  in.seekg(static_cast<std::streamoff>(at));
+  if (!in.read(reinterpret_cast<char*>(header), kHeaderBytes) || header[4] != 1) return;  // not version 1
+  const std::uint64_t size = little_endian(header + 8, 8);
+  if (size < kHeaderBytes || size > file_size - at) return;  // HDF5 refuses it itself (or it is not a heap)
+  const std::uint64_t end = at + size;
+  for (std::uint64_t p = at + kHeaderBytes; p + kHeaderBytes <= end;) {
+    unsigned char object[kHeaderBytes];
+    in.seekg(static_cast<std::streamoff>(p));
+    if (!in.read(reinterpret_cast<char*>(object), kHeaderBytes)) return;
+    const std::uint64_t index = little_endian(object, 2), bytes = little_endian(object + 8, 8);
+    const std::uint64_t left = end - p;
+    // object 0 (free space) counts its own header; the others add it and pad to 8 bytes
+    const std::uint64_t padded = (std::min(bytes, left) + 7) & ~std::uint64_t{7};
+    const bool fits = index == 0 ? bytes != 0 && bytes <= left : bytes <= left - kHeaderBytes && padded <= left - kHeaderBytes;
+    if (!fits)
+      fail(file, "", "damaged global heap at byte " + std::to_string(p) + " (object " + std::to_string(index) +
+                         " of size " + std::to_string(bytes) + " in a collection of " + std::to_string(size) + ")");
+    p += index == 0 ? bytes : kHeaderBytes + padded;
+  }
+}
+
+}  // namespace
+
+void check_global_heaps(const std::string& file) {
+  std::ifstream scan(file, std::ios::binary), heap(file, std::ios::binary);
+  if (!scan || !heap) fail(file, "", "cannot open the file");
+  scan.seekg(0, std::ios::end);
+  const auto file_size = static_cast<std::uint64_t>(scan.tellg());
+  scan.seekg(0);
+  constexpr char kSignature[] = "GCOL";
+  constexpr std::size_t kBlock = 1 << 20, kCarry = 3;  // a signature may straddle two blocks
+  std::vector<char> buffer(kBlock + kCarry);
+  std::size_t carried = 0;
+  std::uint64_t base = 0;  // file offset of buffer[0]
+  while (scan.read(buffer.data() + carried, kBlock) || scan.gcount() > 0) {
+    const std::size_t n = carried + static_cast<std::size_t>(scan.gcount());
+    for (auto it = buffer.begin();;) {
+      it = std::search(it, buffer.begin() + static_cast<std::ptrdiff_t>(n), kSignature, kSignature + 4);
+      if (it == buffer.begin() + static_cast<std::ptrdiff_t>(n)) break;
+      check_collection(heap, file, base + static_cast<std::uint64_t>(it - buffer.begin()), file_size);
+      ++it;
+    }
+    carried = std::min(kCarry, n);
+    std::memmove(buffer.data(), buffer.data() + n - carried, carried);
+    base += n - carried;
+  }
+}
+
+}  // namespace pegsim::h5
