@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numbers>
+#include <set>
 #include <stdexcept>
 
 namespace pegsim {
@@ -215,12 +216,29 @@ UrdfRobot load_urdf_string(const std::string& xml, const std::string& source, co
     model = urdf::parseURDF(xml);
     if (!model) throw std::runtime_error(source + ": " + (log.errors.empty() ? "not a URDF robot" : log.errors));
   }
+  // urdfdom's links hold their children by shared_ptr; a cycle of joints away
+  // from the root (which parseURDF accepts) would keep its links alive for ever
+  struct ReleaseLinks {
+    urdf::ModelInterface& model;
+    ~ReleaseLinks() {
+      for (auto& [name, link] : model.links_)
+        if (link) link->clear();
+    }
+  } release{*model};
   const urdf::LinkConstSharedPtr root = model->getRoot();
   if (!root) throw std::runtime_error(source + ": the robot has no root link");
   Builder b;
   b.source = source;
   b.robot.name = model->getName();
   b.visit(*root, -1, options);
+  // every link must hang from the root: urdfdom leaves a cycle of joints out
+  // of the tree without a word (found by fuzz/fuzz_urdf.cpp)
+  std::set<std::string> reached;
+  for (int i = 0; i < b.robot.tree.link_count(); ++i) reached.insert(b.robot.tree.link(i).name);
+  for (const auto& [name, link] : model->links_) {
+    if (!reached.count(name))
+      b.fail("link '" + name + "': not connected to the root link '" + root->name + "' (its joints form a cycle?)");
+  }
   return std::move(b.robot);
 }
 
