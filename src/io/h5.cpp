@@ -3,6 +3,7 @@
 #include "io/h5_heap_check.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <filesystem>
 #include <numeric>
 #include <sstream>
@@ -261,6 +262,7 @@ Reader::Reader(std::string file) : file_(std::move(file)) {
   if (!std::filesystem::is_regular_file(file_, ec)) fail(file_, "", "no such recording file");
   if (H5Fis_hdf5(file_.c_str()) <= 0) fail(file_, "", "not an HDF5 file");
   check_global_heaps(file_);  // before HDF5 parses one (io/h5_heap_check.hpp: a hang in HDF5 1.10)
+  file_bytes_ = std::filesystem::file_size(file_, ec);
   handle_ = Handle(H5Fopen(file_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!handle_) fail(file_, "", "cannot open the recording (truncated or damaged?)");
 }
@@ -306,6 +308,30 @@ void Reader::read_raw(const std::string& path, hid_t memory_type, void* data) co
     fail(file_, path, "cannot read dataset (truncated or damaged file?)");
 }
 
+// HDF5 allocates a variable-length string at the length its descriptor in the
+// file claims before it reads the string; a damaged length asked for 4 GB
+// (found by fuzz_recording). The descriptors of a contiguous dataset (4-byte
+// length, 8-byte heap collection address, 4-byte index each) are read here
+// first: no string can be longer than the file holding it. Chunked string
+// datasets and string attributes are not checked this way.
+void Reader::check_string_lengths(hid_t set, const std::string& path, std::size_t n) const {
+  constexpr std::size_t kDescriptor = 16;
+  const haddr_t offset = H5Dget_offset(set);
+  if (n == 0 || offset == HADDR_UNDEF || H5Dget_storage_size(set) != n * kDescriptor) return;
+  std::ifstream in(file_, std::ios::binary);
+  std::vector<unsigned char> raw(n * kDescriptor);
+  in.seekg(static_cast<std::streamoff>(offset));
+  if (!in.read(reinterpret_cast<char*>(raw.data()), static_cast<std::streamsize>(raw.size())))
+    fail(file_, path, "cannot read dataset (truncated or damaged file?)");
+  for (std::size_t k = 0; k < n; ++k) {
+    const unsigned char* d = raw.data() + k * kDescriptor;
+    const std::uint64_t length = d[0] | (d[1] << 8) | (d[2] << 16) | (std::uint64_t{d[3]} << 24);
+    if (length > file_bytes_)
+      fail(file_, path, "string " + std::to_string(k) + " claims " + std::to_string(length) +
+                            " bytes, more than the file holds (damaged file?)");
+  }
+}
+
 std::vector<std::string> Reader::strings(const std::string& path) const {
   Handle set = open_dataset(path);
   Handle file_type(H5Dget_type(set.get()), H5Tclose);
@@ -315,6 +341,7 @@ std::vector<std::string> Reader::strings(const std::string& path) const {
   const hssize_t n = H5Sget_simple_extent_npoints(space.get());
   std::vector<char*> texts(static_cast<std::size_t>(std::max<hssize_t>(n, 0)), nullptr);
   Handle type = vlen_string_type();
+  check_string_lengths(set.get(), path, static_cast<std::size_t>(std::max<hssize_t>(n, 0)));
   if (n > 0 && H5Dread(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data()) < 0)
     fail(file_, path, "cannot read dataset (truncated or damaged file?)");
   std::vector<std::string> out;

@@ -28,6 +28,9 @@ const std::map<std::string, std::string> kExpected = {
     // a CSR row of A ending past the data, a later row decreasing again: read past
     // the arrays before indptr was checked whole (io/capture_reader.cpp)
     {"capture/csr-row-past-the-data.h5", "indptr: decreases at row"},
+    // a body name whose variable-length descriptor claims 4 GB: HDF5 allocated
+    // it before reading (io/h5.cpp Reader::strings bounds it by the file's size)
+    {"recording/string-length-4gb.h5", "/bodies/name: string 7 claims 4278190084 bytes"},
     // arm7.urdf with forearm_roll's parent turned from link4 to link6: link5 and
     // link6 parent each other, away from the root; urdfdom accepted it, the
     // import silently dropped three links, and the cycle's links leaked
