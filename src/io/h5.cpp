@@ -312,8 +312,9 @@ void Reader::read_raw(const std::string& path, hid_t memory_type, void* data) co
 // file claims before it reads the string; a damaged length asked for 4 GB
 // (found by fuzz_recording). The descriptors of a contiguous dataset (4-byte
 // length, 8-byte heap collection address, 4-byte index each) are read here
-// first: no string can be longer than the file holding it. Chunked string
-// datasets and string attributes are not checked this way.
+// first: no string can be longer than the file holding it, and each must name
+// an object of its length in its heap collection. Chunked string datasets and
+// string attributes are not checked this way.
 void Reader::check_string_lengths(hid_t set, const std::string& path, std::size_t n) const {
   constexpr std::size_t kDescriptor = 16;
   const haddr_t offset = H5Dget_offset(set);
@@ -323,12 +324,28 @@ void Reader::check_string_lengths(hid_t set, const std::string& path, std::size_
   in.seekg(static_cast<std::streamoff>(offset));
   if (!in.read(reinterpret_cast<char*>(raw.data()), static_cast<std::streamsize>(raw.size())))
     fail(file_, path, "cannot read dataset (truncated or damaged file?)");
+  auto field = [](const unsigned char* d, int bytes) {
+    std::uint64_t v = 0;
+    for (int b = bytes - 1; b >= 0; --b) v = (v << 8) | d[b];
+    return v;
+  };
+  std::map<std::uint64_t, std::map<std::uint64_t, std::uint64_t>> heaps;  // collection address -> its objects
   for (std::size_t k = 0; k < n; ++k) {
     const unsigned char* d = raw.data() + k * kDescriptor;
-    const std::uint64_t length = d[0] | (d[1] << 8) | (d[2] << 16) | (std::uint64_t{d[3]} << 24);
+    const std::uint64_t length = field(d, 4), heap = field(d + 4, 8), index = field(d + 12, 4);
+    const std::string which = "string " + std::to_string(k);
     if (length > file_bytes_)
-      fail(file_, path, "string " + std::to_string(k) + " claims " + std::to_string(length) +
-                            " bytes, more than the file holds (damaged file?)");
+      fail(file_, path, which + " claims " + std::to_string(length) + " bytes, more than the file holds (damaged file?)");
+    if (length == 0) continue;
+    // HDF5 reads the object without checking that the index names one (a
+    // segfault in H5HG_read, found by fuzz_recording) and copies all of it
+    if (!heaps.count(heap)) heaps[heap] = global_heap_objects(in, file_, heap, file_bytes_);
+    const auto& objects = heaps[heap];
+    if (objects.empty()) continue;  // no collection there: HDF5 refuses it itself
+    const auto object = objects.find(index);
+    if (object == objects.end() || object->second != length)
+      fail(file_, path, which + " names heap object " + std::to_string(index) + " at byte " + std::to_string(heap) +
+                            ", which is missing or not " + std::to_string(length) + " bytes long (damaged file?)");
   }
 }
 

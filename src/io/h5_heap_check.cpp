@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <vector>
 
 namespace pegsim::h5 {
@@ -21,18 +22,23 @@ std::uint64_t little_endian(const unsigned char* p, int bytes) {
 
 // Walks the collection whose signature starts at `at` as HDF5 does; fails on
 // an object that would not advance the walk or would end past the collection.
-void check_collection(std::ifstream& in, const std::string& file, std::uint64_t at, std::uint64_t file_size) {
+}  // namespace
+
+std::map<std::uint64_t, std::uint64_t> global_heap_objects(std::ifstream& in, const std::string& file,
+                                                           std::uint64_t at, std::uint64_t file_size) {
+  std::map<std::uint64_t, std::uint64_t> objects;
   unsigned char header[kHeaderBytes];
   in.clear();
   in.seekg(static_cast<std::streamoff>(at));
-  if (!in.read(reinterpret_cast<char*>(header), kHeaderBytes) || header[4] != 1) return;  // not version 1
+  if (!in.read(reinterpret_cast<char*>(header), kHeaderBytes) || std::memcmp(header, "GCOL", 4) != 0 || header[4] != 1)
+    return objects;  // no version-1 collection here
   const std::uint64_t size = little_endian(header + 8, 8);
-  if (size < kHeaderBytes || size > file_size - at) return;  // HDF5 refuses it itself (or it is not a heap)
+  if (at > file_size || size < kHeaderBytes || size > file_size - at) return objects;  // HDF5 refuses it itself
   const std::uint64_t end = at + size;
   for (std::uint64_t p = at + kHeaderBytes; p + kHeaderBytes <= end;) {
     unsigned char object[kHeaderBytes];
     in.seekg(static_cast<std::streamoff>(p));
-    if (!in.read(reinterpret_cast<char*>(object), kHeaderBytes)) return;
+    if (!in.read(reinterpret_cast<char*>(object), kHeaderBytes)) return objects;
     const std::uint64_t index = little_endian(object, 2), bytes = little_endian(object + 8, 8);
     const std::uint64_t left = end - p;
     // object 0 (free space) counts its own header; the others add it and pad to 8 bytes
@@ -41,11 +47,11 @@ void check_collection(std::ifstream& in, const std::string& file, std::uint64_t 
     if (!fits)
       fail(file, "", "damaged global heap at byte " + std::to_string(p) + " (object " + std::to_string(index) +
                          " of size " + std::to_string(bytes) + " in a collection of " + std::to_string(size) + ")");
+    if (index != 0) objects[index] = bytes;
     p += index == 0 ? bytes : kHeaderBytes + padded;
   }
+  return objects;
 }
-
-}  // namespace
 
 void check_global_heaps(const std::string& file) {
   std::ifstream scan(file, std::ios::binary), heap(file, std::ios::binary);
@@ -63,7 +69,7 @@ void check_global_heaps(const std::string& file) {
     for (auto it = buffer.begin();;) {
       it = std::search(it, buffer.begin() + static_cast<std::ptrdiff_t>(n), kSignature, kSignature + 4);
       if (it == buffer.begin() + static_cast<std::ptrdiff_t>(n)) break;
-      check_collection(heap, file, base + static_cast<std::uint64_t>(it - buffer.begin()), file_size);
+      (void)global_heap_objects(heap, file, base + static_cast<std::uint64_t>(it - buffer.begin()), file_size);
       ++it;
     }
     carried = std::min(kCarry, n);

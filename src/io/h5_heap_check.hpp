@@ -16,11 +16,20 @@
 // is the free space, its size counting its own header.
 #pragma once
 
+#include <cstdint>
+#include <fstream>
+#include <map>
 #include <string>
 
 namespace pegsim::h5 {
 
 // Throws RecordingError (via h5::fail) naming `file` on a damaged collection.
 void check_global_heaps(const std::string& file);
+
+// The objects (index -> size in bytes) of the collection at byte `at` of the
+// open file; empty when no version-1 collection starts there. Fails as
+// check_global_heaps on a damaged one.
+std::map<std::uint64_t, std::uint64_t> global_heap_objects(std::ifstream& in, const std::string& file,
+                                                           std::uint64_t at, std::uint64_t file_size);
 
 }  // namespace pegsim::h5

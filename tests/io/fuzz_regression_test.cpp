@@ -31,6 +31,9 @@ const std::map<std::string, std::string> kExpected = {
     // a body name whose variable-length descriptor claims 4 GB: HDF5 allocated
     // it before reading (io/h5.cpp Reader::strings bounds it by the file's size)
     {"recording/string-length-4gb.h5", "/bodies/name: string 7 claims 4278190084 bytes"},
+    // a joint name whose descriptor names heap object 721420311 of a collection
+    // holding a few: HDF5 1.10 read it without checking (a segfault in H5HG_read)
+    {"recording/string-names-missing-heap-object.h5", "/model/joint_names: string 0 names heap object 721420311"},
     // arm7.urdf with forearm_roll's parent turned from link4 to link6: link5 and
     // link6 parent each other, away from the root; urdfdom accepted it, the
     // import silently dropped three links, and the cycle's links leaked
