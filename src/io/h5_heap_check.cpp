@@ -20,10 +20,10 @@ std::uint64_t little_endian(const unsigned char* p, int bytes) {
   return v;
 }
 
-// Walks the collection whose signature starts at `at` as HDF5 does; fails on
-// an object that would not advance the walk or would end past the collection.
 }  // namespace
 
+// Walks the collection whose signature starts at `at` as HDF5 does; fails on
+// an object that would not advance the walk or would end past the collection.
 std::map<std::uint64_t, std::uint64_t> global_heap_objects(std::ifstream& in, const std::string& file,
                                                            std::uint64_t at, std::uint64_t file_size) {
   std::map<std::uint64_t, std::uint64_t> objects;
