@@ -3,7 +3,6 @@
 #include "io/h5_heap_check.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <filesystem>
 #include <numeric>
 #include <sstream>
@@ -308,47 +307,6 @@ void Reader::read_raw(const std::string& path, hid_t memory_type, void* data) co
     fail(file_, path, "cannot read dataset (truncated or damaged file?)");
 }
 
-// HDF5 allocates a variable-length string at the length its descriptor in the
-// file claims before it reads the string; a damaged length asked for 4 GB
-// (found by fuzz_recording). The descriptors of a contiguous dataset (4-byte
-// length, 8-byte heap collection address, 4-byte index each) are read here
-// first: no string can be longer than the file holding it, and each must name
-// an object of its length in its heap collection. Chunked string datasets and
-// string attributes are not checked this way.
-void Reader::check_string_lengths(hid_t set, const std::string& path, std::size_t n) const {
-  constexpr std::size_t kDescriptor = 16;
-  const haddr_t offset = H5Dget_offset(set);
-  if (n == 0 || offset == HADDR_UNDEF || H5Dget_storage_size(set) != n * kDescriptor) return;
-  std::ifstream in(file_, std::ios::binary);
-  std::vector<unsigned char> raw(n * kDescriptor);
-  in.seekg(static_cast<std::streamoff>(offset));
-  if (!in.read(reinterpret_cast<char*>(raw.data()), static_cast<std::streamsize>(raw.size())))
-    fail(file_, path, "cannot read dataset (truncated or damaged file?)");
-  auto field = [](const unsigned char* d, int bytes) {
-    std::uint64_t v = 0;
-    for (int b = bytes - 1; b >= 0; --b) v = (v << 8) | d[b];
-    return v;
-  };
-  std::map<std::uint64_t, std::map<std::uint64_t, std::uint64_t>> heaps;  // collection address -> its objects
-  for (std::size_t k = 0; k < n; ++k) {
-    const unsigned char* d = raw.data() + k * kDescriptor;
-    const std::uint64_t length = field(d, 4), heap = field(d + 4, 8), index = field(d + 12, 4);
-    const std::string which = "string " + std::to_string(k);
-    if (length > file_bytes_)
-      fail(file_, path, which + " claims " + std::to_string(length) + " bytes, more than the file holds (damaged file?)");
-    if (length == 0) continue;
-    // HDF5 reads the object without checking that the index names one (a
-    // segfault in H5HG_read, found by fuzz_recording) and copies all of it
-    if (!heaps.count(heap)) heaps[heap] = global_heap_objects(in, file_, heap, file_bytes_);
-    const auto& objects = heaps[heap];
-    if (objects.empty()) continue;  // no collection there: HDF5 refuses it itself
-    const auto object = objects.find(index);
-    if (object == objects.end() || object->second != length)
-      fail(file_, path, which + " names heap object " + std::to_string(index) + " at byte " + std::to_string(heap) +
-                            ", which is missing or not " + std::to_string(length) + " bytes long (damaged file?)");
-  }
-}
-
 std::vector<std::string> Reader::strings(const std::string& path) const {
   Handle set = open_dataset(path);
   Handle file_type(H5Dget_type(set.get()), H5Tclose);
@@ -358,7 +316,7 @@ std::vector<std::string> Reader::strings(const std::string& path) const {
   const hssize_t n = H5Sget_simple_extent_npoints(space.get());
   std::vector<char*> texts(static_cast<std::size_t>(std::max<hssize_t>(n, 0)), nullptr);
   Handle type = vlen_string_type();
-  check_string_lengths(set.get(), path, static_cast<std::size_t>(std::max<hssize_t>(n, 0)));
+  check_string_descriptors(file_, file_bytes_, set.get(), path, static_cast<std::size_t>(std::max<hssize_t>(n, 0)));
   if (n > 0 && H5Dread(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data()) < 0)
     fail(file_, path, "cannot read dataset (truncated or damaged file?)");
   std::vector<std::string> out;

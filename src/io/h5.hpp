@@ -170,7 +170,6 @@ class Reader {
  private:
   hsize_t check_dims(const std::string& path, const std::vector<hsize_t>& expected) const;
   void read_raw(const std::string& path, hid_t memory_type, void* data) const;
-  void check_string_lengths(hid_t set, const std::string& path, std::size_t n) const;
   Handle open_dataset(const std::string& path) const;
   Handle open_attribute(const std::string& object, const std::string& name) const;
 

@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <fstream>
 #include <map>
+#include <hdf5.h>
+
 #include <string>
 
 namespace pegsim::h5 {
@@ -31,5 +33,12 @@ void check_global_heaps(const std::string& file);
 // check_global_heaps on a damaged one.
 std::map<std::uint64_t, std::uint64_t> global_heap_objects(std::ifstream& in, const std::string& file,
                                                            std::uint64_t at, std::uint64_t file_size);
+
+// Before HDF5 reads the `n` variable-length strings of dataset `set` (at
+// `path` in `file`, of `file_bytes` bytes): each descriptor's length must fit
+// the file and name an object of its collection of exactly that length (see
+// the comment at the definition). Fails naming the file, path and string.
+void check_string_descriptors(const std::string& file, std::uint64_t file_bytes, hid_t set, const std::string& path,
+                              std::size_t n);
 
 }  // namespace pegsim::h5
