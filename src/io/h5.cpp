@@ -1,5 +1,7 @@
 #include "io/h5.hpp"
 
+#include "io/h5_heap_check.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <numeric>
@@ -297,6 +299,8 @@ Reader::Reader(std::string file) : file_(std::move(file)) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file_, ec)) fail(file_, "", "no such recording file");
   if (H5Fis_hdf5(file_.c_str()) <= 0) fail(file_, "", "not an HDF5 file");
+  check_global_heaps(file_);  // before HDF5 parses one (io/h5_heap_check.hpp: a hang in HDF5 1.10)
+  file_bytes_ = std::filesystem::file_size(file_, ec);
   handle_ = Handle(H5Fopen(file_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!handle_) {
     // a SWMR writer that never closed the file (killed, or still running)
@@ -400,6 +404,7 @@ std::vector<std::string> Reader::strings(const std::string& path) const {
     fail(file_, path, "damaged strings (their lengths or heap objects do not match)");
   std::vector<char*> texts(static_cast<std::size_t>(std::max<hssize_t>(n, 0)), nullptr);
   Handle type = vlen_string_type();
+  check_string_descriptors(file_, file_bytes_, set.get(), path, static_cast<std::size_t>(std::max<hssize_t>(n, 0)));
   if (n > 0 && H5Dread(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data()) < 0)
     fail(file_, path, "cannot read dataset (truncated or damaged file?)");
   std::vector<std::string> out;

@@ -217,6 +217,7 @@ class Reader {
   const GlobalHeaps& heaps() const;  // scanned at the first string read (h5_heaps.hpp)
 
   std::string file_;
+  std::uintmax_t file_bytes_ = 0;  // bounds a variable-length string's length (strings())
   Handle handle_;
   bool writer_left_open_ = false;
   mutable std::unique_ptr<GlobalHeaps> heaps_;

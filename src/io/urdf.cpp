@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numbers>
-#include <sstream>
+#include <set>
 #include <stdexcept>
 
 namespace pegsim {
@@ -216,21 +216,47 @@ UrdfRobot load_urdf_string(const std::string& xml, const std::string& source, co
     model = urdf::parseURDF(xml);
     if (!model) throw std::runtime_error(source + ": " + (log.errors.empty() ? "not a URDF robot" : log.errors));
   }
+  // urdfdom's links hold their children by shared_ptr; a cycle of joints away
+  // from the root (which parseURDF accepts) would keep its links alive for ever
+  struct ReleaseLinks {
+    urdf::ModelInterface& model;
+    ~ReleaseLinks() {
+      for (auto& [name, link] : model.links_)
+        if (link) link->clear();
+    }
+  } release{*model};
   const urdf::LinkConstSharedPtr root = model->getRoot();
   if (!root) throw std::runtime_error(source + ": the robot has no root link");
   Builder b;
   b.source = source;
   b.robot.name = model->getName();
   b.visit(*root, -1, options);
+  // every link must hang from the root: urdfdom leaves a cycle of joints out
+  // of the tree without a word (found by fuzz/fuzz_urdf.cpp)
+  std::set<std::string> reached;
+  for (int i = 0; i < b.robot.tree.link_count(); ++i) reached.insert(b.robot.tree.link(i).name);
+  for (const auto& [name, link] : model->links_) {
+    if (!reached.count(name))
+      b.fail("link '" + name + "': not connected to the root link '" + root->name + "' (its joints form a cycle?)");
+  }
   return std::move(b.robot);
 }
 
 UrdfRobot load_urdf_file(const std::string& path, const UrdfOptions& options) {
+  constexpr std::size_t kMaxUrdfBytes = 16u << 20;  // as scene files (io/scene.cpp)
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(path + ": is a directory, not a URDF file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot open the URDF file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load_urdf_string(text.str(), path, options);
+  std::string text;
+  char chunk[65536];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {  // capped: /dev/zero never ends
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxUrdfBytes)
+      throw std::runtime_error(path + ": the URDF file is larger than " + std::to_string(kMaxUrdfBytes >> 20) + " MB");
+  }
+  if (in.bad()) throw std::runtime_error(path + ": cannot read the URDF file");
+  return load_urdf_string(text, path, options);
 }
 
 }  // namespace pegsim

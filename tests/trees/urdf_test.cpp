@@ -139,6 +139,13 @@ TEST(Urdf, SceneErrorsNameTheField) {
   const std::string missing = "bodies:\n  - {name: g, static: true, shape: {box: [1, 1, 1]}}\nrobots:\n  - {name: r, urdf: /nonexistent.urdf}\n";
   EXPECT_NE(message(missing).find("s.yaml:4"), std::string::npos) << message(missing);
   EXPECT_NE(message(missing).find("cannot open the URDF file"), std::string::npos);
+  // not a URDF file at all: a directory, and /dev/zero (read in capped chunks, never to its end)
+  const std::string folder = "bodies:\n  - {name: g, static: true, shape: {box: [1, 1, 1]}}\nrobots:\n  - {name: r, urdf: " +
+                             std::string(PEGSIM_SCENES_DIR) + "}\n";
+  EXPECT_NE(message(folder).find("s.yaml:4"), std::string::npos) << message(folder);
+  EXPECT_NE(message(folder).find("is a directory, not a URDF file"), std::string::npos) << message(folder);
+  const std::string zeros = "bodies:\n  - {name: g, static: true, shape: {box: [1, 1, 1]}}\nrobots:\n  - {name: r, urdf: /dev/zero}\n";
+  EXPECT_NE(message(zeros).find("/dev/zero: the URDF file is larger than 16 MB"), std::string::npos) << message(zeros);
 }
 
 }  // namespace

@@ -1,0 +1,72 @@
+// Inputs found by the libFuzzer harnesses (fuzz/, scripts/fuzz.sh,
+// docs/reliability.md "Fuzzing"), kept in tests/data/fuzz/<harness>/: each is
+// read the way its harness reads it and must end in the reader's own error,
+// naming the file, with the expected words (never a crash, hang or another
+// exception). Every file there has an entry here, so a new finding cannot be
+// dropped in without its expectation.
+#include "io/capture_reader.hpp"
+#include "io/recording.hpp"
+#include "io/urdf.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+namespace pegsim {
+namespace {
+
+const std::string kDir = std::string(PEGSIM_TEST_DATA_DIR) + "/fuzz";
+
+// file (relative to tests/data/fuzz) -> words its error message must hold
+const std::map<std::string, std::string> kExpected = {
+    // HDF5 1.10 walked this file's zeroed global heap collection for ever while
+    // reading the root's format attribute (io/h5_heap_check.hpp)
+    {"capture/zeroed-global-heap.h5", "damaged global heap at byte"},
+    // a CSR row of A ending past the data, a later row decreasing again: read past
+    // the arrays before indptr was checked whole (io/capture_reader.cpp)
+    {"capture/csr-row-past-the-data.h5", "indptr: decreases at row"},
+    // a body name whose variable-length descriptor claims 4 GB: HDF5 allocated
+    // it before reading (io/h5.cpp Reader::strings bounds it by the file's size)
+    {"recording/string-length-4gb.h5", "/bodies/name: string 7 claims 4278190084 bytes"},
+    // a joint name whose descriptor names heap object 721420311 of a collection
+    // holding a few: HDF5 1.10 read it without checking (a segfault in H5HG_read)
+    {"recording/string-names-missing-heap-object.h5", "/model/joint_names: string 0 names heap object 721420311"},
+    // arm7.urdf with forearm_roll's parent turned from link4 to link6: link5 and
+    // link6 parent each other, away from the root; urdfdom accepted it, the
+    // import silently dropped three links, and the cycle's links leaked
+    {"urdf/joint-cycle-off-the-root.urdf", "link 'flange': not connected to the root link 'base'"},
+};
+
+std::string error_of(const std::string& harness, const std::string& path) {
+  try {
+    if (harness == "capture") (void)read_captured_problems(path);
+    else if (harness == "recording") (void)read_recording(path);
+    else if (harness == "urdf") (void)load_urdf_file(path);
+    else return "no reader for " + harness;
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "(read without error)";
+}
+
+TEST(FuzzRegression, EveryFoundInputFailsCleanlyNamingTheFile) {
+  int files = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(kDir)) {
+    if (!entry.is_regular_file()) continue;
+    ++files;
+    const std::string relative = std::filesystem::relative(entry.path(), kDir).generic_string();
+    const auto expected = kExpected.find(relative);
+    ASSERT_NE(expected, kExpected.end()) << relative << " has no expectation in kExpected";
+    const std::string harness = relative.substr(0, relative.find('/'));
+    const std::string message = error_of(harness, entry.path().string());
+    EXPECT_NE(message.find(entry.path().string()), std::string::npos) << relative << ": " << message;
+    EXPECT_NE(message.find(expected->second), std::string::npos) << relative << ": " << message;
+  }
+  EXPECT_EQ(files, static_cast<int>(kExpected.size()));
+}
+
+}  // namespace
+}  // namespace pegsim
