@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
 #include <string>
 
@@ -98,7 +99,14 @@ int main(int argc, char** argv) {
   auto window = std::chrono::steady_clock::now();
   for (long k = 0; k < steps; ++k) {
     schedule.before_step(world);
-    const StepReport& r = world.step();
+    try {
+      world.step();
+    } catch (const std::exception& e) {  // the stepper refuses a step that would leave a non-finite state
+      std::printf("step %ld: %s\n", world.state().step, e.what());
+      bad = true;
+      break;
+    }
+    const StepReport& r = world.last_report();
     failures += r.solver_failures;
     over_budget += r.over_budget;
     if (!finite(world.state())) {
