@@ -1,6 +1,7 @@
 // pegsim_soak: a long run of a pile, issue 17's soak (docs/reliability.md).
 // The pile is the thesis's pour (apps/experiment_pour.hpp: random convex
-// polygons or polyhedra dropped one at a time into a box, PEG, h = 0.005):
+// polygons or polyhedra dropped one at a time into a box, h = 0.005), under
+// PEG with eps: auto (the 3D pour scene itself names the standard model):
 // `--bodies` of them are released, then the pile is stepped until `--steps`.
 // Every `--every` steps it prints the mechanical energy, its largest rise
 // since the last release, solver failures (and islands over the work budget),
@@ -11,6 +12,7 @@
 //
 //   build/bench/pegsim_soak --pour box-of-polyhedra --steps 1000000
 //   build/bench/pegsim_soak --pour box-of-polygons --steps 1000000 --every 100000
+//   build/bench/pegsim_soak --steps 4340 --trace-from 4300     # one line per step from step 4300
 #include "experiment_pour.hpp"
 #include "sim/world.hpp"
 
@@ -47,7 +49,7 @@ double resident_mb() {
 int usage() {
   std::fprintf(stderr,
                "usage: pegsim_soak [--pour box-of-polygons|box-of-polyhedra] [--bodies N] [--steps N] [--every N]\n"
-               "                   [--seed S] [--energy-tolerance J]\n");
+               "                   [--seed S] [--energy-tolerance J] [--trace-from STEP]\n");
   return 2;
 }
 
@@ -56,7 +58,7 @@ int usage() {
 int main(int argc, char** argv) {
   std::string pour_name = "box-of-polyhedra";
   int bodies = 20;
-  long steps = 1000000, every = 100000;
+  long steps = 1000000, every = 100000, trace_from = -1;
   std::uint64_t seed = 1;
   double tolerance = 1e-6;
   for (int i = 1; i < argc; ++i) {
@@ -70,6 +72,7 @@ int main(int argc, char** argv) {
     else if (a == "--every") every = std::strtol(v.c_str(), &end, 10);
     else if (a == "--seed") seed = std::strtoull(v.c_str(), &end, 10);
     else if (a == "--energy-tolerance") tolerance = std::strtod(v.c_str(), &end);
+    else if (a == "--trace-from") trace_from = std::strtol(v.c_str(), &end, 10);
     else return usage();
     if (end != nullptr && *end != '\0') return usage();
   }
@@ -85,7 +88,13 @@ int main(int argc, char** argv) {
   const double h = pour.scene.model.options.h;
   PourSchedule schedule(setup, pour, h);
   Scene scene = pour.scene;
+  // pegsim's defaults for contact, whatever the experiment's scene says (its
+  // 3D pour is written for the standard model, which the experiment compares):
+  // PEG, with the contact distance of eq. 5.1 per body
+  scene.model.options.model = ContactModelKind::Peg;
+  scene.model.options.eps_auto = true;
   World world(std::move(scene.model), std::move(scene.state));
+  if (trace_from >= 0) world.set_measure_penetration(true);
   // the last release happens before the step at (bodies - 1) * interval
   const long last_release = static_cast<long>(std::ceil((bodies - 1) * setup.interval / h - 1e-9));
   std::printf("soak: %s, %d bodies, seed %llu, h = %g s, %ld steps (last release at step %ld)\n", setup.name, bodies,
@@ -107,6 +116,23 @@ int main(int argc, char** argv) {
       break;
     }
     const StepReport& r = world.last_report();
+    if (trace_from >= 0 && k >= trace_from) {  // per step: the fastest body, contacts, problems, failures
+      double v_max = 0.0, w_max = 0.0;
+      std::size_t fastest = 0;
+      for (std::size_t b = 0; b < world.state().bodies.size(); ++b) {
+        const BodyState& bs = world.state().bodies[b];
+        if (bs.linear_velocity.norm() > v_max) fastest = b;
+        v_max = std::max(v_max, bs.linear_velocity.norm());
+        w_max = std::max(w_max, bs.angular_velocity.norm());
+      }
+      int largest = 0;
+      for (const IslandReport& island : r.islands) largest = std::max(largest, island.problem_size);
+      std::printf("trace step %ld: |v| max %.3g m/s (%s), |w| max %.3g rad/s, contacts %d, U/I/X %d/%d/%d, "
+                  "islands %zu, largest problem %d, failures %d, penetration %.3g m\n",
+                  world.state().step, v_max, world.model().bodies[fastest].name.c_str(), w_max, r.contacts_found,
+                  r.constraints.u, r.constraints.i, r.constraints.x, r.islands.size(), largest, r.solver_failures,
+                  r.max_penetration);
+    }
     failures += r.solver_failures;
     over_budget += r.over_budget;
     if (!finite(world.state())) {
