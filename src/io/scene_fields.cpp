@@ -60,13 +60,11 @@ std::string located_message(const std::string& source, int line, const std::stri
   return out + what;
 }
 
-namespace {
 std::string g(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", x);
   return buf;
 }
-}  // namespace
 
 double within(const Field& f, double x, double limit, const char* unit) {
   if (!(std::abs(x) <= limit))

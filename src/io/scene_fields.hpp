@@ -83,6 +83,9 @@ class Field {
 // Magnitude limits (io/scene_limits.hpp): fail at `f` unless |x| <= limit
 // (for a vector, its norm), e.g. within(f, v, kMaxSpeed, "m/s"); return x.
 double within(const Field& f, double x, double limit, const char* unit);
+
+// x as printf's %g writes it, for the limits' messages.
+std::string g(double x);
 Vec3 within(const Field& f, const Vec3& v, double limit, const char* unit);
 // A positive length of a shape, at most scene_limits::kMaxLength.
 double length(const Field& f);

@@ -13,14 +13,6 @@
 
 namespace pegsim::scene_detail {
 
-namespace {
-std::string g(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", x);
-  return buf;
-}
-}  // namespace
-
 SceneOptions parse_options(const Field& options) {
   SceneOptions out;
   SimOptions& sim = out.sim;
