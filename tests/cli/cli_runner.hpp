@@ -2,6 +2,8 @@
 // user would: a separate process, stdout and stderr together.
 #pragma once
 
+#include "common/test_paths.hpp"
+
 #include <array>
 #include <cstdio>
 #include <filesystem>

@@ -1,4 +1,6 @@
 // The pegsim command line, run as a user would: separate processes.
+#include "common/test_paths.hpp"
+
 #include "cli_runner.hpp"
 
 #include <gtest/gtest.h>

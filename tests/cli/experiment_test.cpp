@@ -1,6 +1,8 @@
 // pegsim experiment, run as a user would: triangle-drop and box-of-polygons
 // with --quick into a temporary folder; the CSV files must exist, hold
 // physically sensible numbers, and be the same bytes when run again.
+#include "common/test_paths.hpp"
+
 #include "cli_runner.hpp"
 
 #include <gtest/gtest.h>

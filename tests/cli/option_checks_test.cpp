@@ -1,6 +1,8 @@
 // Hostile values of the command line's numeric options (issue 17): each is an
 // error naming the option and the value, with a non-zero exit status; none is
 // silently ignored or turned into a run of no steps.
+#include "common/test_paths.hpp"
+
 #include "cli_runner.hpp"
 
 #include <gtest/gtest.h>

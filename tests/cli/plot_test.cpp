@@ -1,4 +1,6 @@
 // pegsim plot: PNG files from a recording; clear errors for a broken one.
+#include "common/test_paths.hpp"
+
 #include "cli_runner.hpp"
 
 #include <gtest/gtest.h>
@@ -21,7 +23,7 @@ namespace fs = std::filesystem;
 TEST(Plot, WritesEveryPngOfAShortRecording) {
   const fs::path dir = fresh_dir("pegsim_plot_test");
   const fs::path rec = dir / "stack.h5";
-  Output o = run_cli("run " PEGSIM_SCENES_DIR "/box-stack-2d.yaml --steps 80 --quiet --record " + rec.string());
+  Output o = run_cli("run " + PEGSIM_SCENES_DIR + "/box-stack-2d.yaml --steps 80 --quiet --record " + rec.string());
   ASSERT_EQ(o.status, 0) << o.text;
   o = run_cli("plot " + rec.string() + " --out " + (dir / "plots").string());
   ASSERT_EQ(o.status, 0) << o.text;
@@ -35,7 +37,7 @@ TEST(Plot, WritesEveryPngOfAShortRecording) {
 TEST(Plot, TruncatedOrForeignFilesGiveAClearError) {
   const fs::path dir = fresh_dir("pegsim_plot_bad");
   const fs::path rec = dir / "whole.h5";
-  ASSERT_EQ(run_cli("run " PEGSIM_SCENES_DIR "/free-fall.yaml --steps 20 --quiet --record " + rec.string()).status, 0);
+  ASSERT_EQ(run_cli("run " + PEGSIM_SCENES_DIR + "/free-fall.yaml --steps 20 --quiet --record " + rec.string()).status, 0);
   const std::string bytes = slurp(rec);
   const fs::path truncated = dir / "truncated.h5";
   std::ofstream(truncated, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
@@ -64,9 +66,9 @@ TEST(Plot, TruncatedOrForeignFilesGiveAClearError) {
 TEST(Plot, GraspHoldCreepScript) {
   const fs::path dir = fresh_dir("pegsim_plot_grasp_hold");
   const fs::path rec = dir / "grasp-hold.h5";
-  Output o = run_cli("run " PEGSIM_SCENES_DIR "/grasp-hold.yaml --quiet --record " + rec.string());
+  Output o = run_cli("run " + PEGSIM_SCENES_DIR + "/grasp-hold.yaml --quiet --record " + rec.string());
   ASSERT_EQ(o.status, 0) << o.text;
-  std::string cmd = "/usr/bin/python3 " PEGSIM_SCENES_DIR "/../scripts/plot_grasp_hold.py ";  // appended piecewise (GCC 12 -Wrestrict)
+  std::string cmd = "/usr/bin/python3 " + PEGSIM_SCENES_DIR + "/../scripts/plot_grasp_hold.py ";  // appended piecewise (GCC 12 -Wrestrict)
   cmd += rec.string();
   cmd += ' ';
   cmd += (dir / "plots").string();

@@ -2,6 +2,8 @@
 // them (docs/reliability.md, "Faults"): `pegsim run --record` killed mid-run
 // (SIGKILL) and then `replay` / `plot` of its file; a truncated file; a file
 // size limit reached while recording (a full disk's error, without root).
+#include "common/test_paths.hpp"
+
 #include "cli_runner.hpp"
 
 #include <gtest/gtest.h>
@@ -34,7 +36,7 @@ void run_and_kill(const std::string& scene, const fs::path& file, std::uintmax_t
   const pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    execl(PEGSIM_CLI, PEGSIM_CLI, "run", scene.c_str(), "--steps", "10000000", "--record", file.c_str(), "--quiet",
+    execl(PEGSIM_CLI.c_str(), PEGSIM_CLI.c_str(), "run", scene.c_str(), "--steps", "10000000", "--record", file.c_str(), "--quiet",
           static_cast<char*>(nullptr));
     _exit(127);
   }
@@ -51,7 +53,7 @@ void run_and_kill(const std::string& scene, const fs::path& file, std::uintmax_t
 TEST(RecordingFaultsCli, KilledRunReplaysAndPlotsItsCompleteRows) {
   const fs::path dir = fresh_dir("pegsim_cli_killed");
   const fs::path file = dir / "killed.h5";
-  run_and_kill(PEGSIM_SCENES_DIR "/box-stack-2d.yaml", file, 2000000);  // about 1800 rows
+  run_and_kill(PEGSIM_SCENES_DIR + "/box-stack-2d.yaml", file, 2000000);  // about 1800 rows
 
   Output o = run_shell(with_bundle(dir) + PEGSIM_CLI + " replay " + file.string() + " --out " + (dir / "page.html").string());
   ASSERT_EQ(o.status, 0) << o.text;
@@ -76,7 +78,7 @@ TEST(RecordingFaultsCli, KilledRunReplaysAndPlotsItsCompleteRows) {
 TEST(RecordingFaultsCli, TruncatedFileGivesOneLineNamingIt) {
   const fs::path dir = fresh_dir("pegsim_cli_truncated");
   const fs::path whole = dir / "whole.h5", cut = dir / "cut.h5";
-  ASSERT_EQ(run_cli("run " PEGSIM_SCENES_DIR "/box-stack-3d.yaml --steps 200 --quiet --record " + whole.string()).status, 0);
+  ASSERT_EQ(run_cli("run " + PEGSIM_SCENES_DIR + "/box-stack-3d.yaml --steps 200 --quiet --record " + whole.string()).status, 0);
   const std::string bytes = slurp(whole);
   for (const std::size_t length : {std::size_t{1000}, bytes.size() / 2, bytes.size() - 10}) {
     std::ofstream(cut, std::ios::binary | std::ios::trunc) << bytes.substr(0, length);
@@ -97,7 +99,7 @@ TEST(RecordingFaultsCli, FileSizeLimitWhileRecordingNamesTheFile) {
   // 64 KiB allowed (bash's ulimit -f counts 1024-byte blocks), SIGXFSZ
   // ignored: write() fails with EFBIG, as it fails with ENOSPC on a full disk
   const Output o = run_shell("bash -c \"ulimit -f 64; trap '' XFSZ; exec " + std::string(PEGSIM_CLI) + " run " +
-                             PEGSIM_SCENES_DIR "/box-stack-3d.yaml --steps 3000 --quiet --record " + file.string() + "\"");
+                             PEGSIM_SCENES_DIR + "/box-stack-3d.yaml --steps 3000 --quiet --record " + file.string() + "\"");
   EXPECT_EQ(WEXITSTATUS(o.status), 1) << o.text;
   EXPECT_EQ(o.text.rfind("pegsim: error: " + file.string() + ": ", 0), 0u) << o.text;
   EXPECT_NE(o.text.find("File too large"), std::string::npos) << o.text;

@@ -5,6 +5,8 @@
 // recording as read_recording() reads it, an independent path from the page's
 // float32 base64 data. The screenshot stays in build/viewer-test/ (replay-3d.png,
 // replay-2d.png, error.png).
+#include "common/test_paths.hpp"
+
 #include "io/recording.hpp"
 
 #include "cli_runner.hpp"

@@ -1,4 +1,6 @@
 // pegsim run --capture, gen-problems and solve-bench, run as a user would.
+#include "common/test_paths.hpp"
+
 #include "solvers/lcp.hpp"
 
 #include "cli_runner.hpp"

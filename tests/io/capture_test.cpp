@@ -1,6 +1,8 @@
 // Captured problems: round trip through HDF5 (bit for bit), solving a loaded
 // problem, the fclib local problem against the LCP it came from, h5py reading
 // the fclib layout, and the random problem generator.
+#include "common/test_paths.hpp"
+
 #include "dynamics/random_problem.hpp"
 #include "io/capture_reader.hpp"
 #include "io/capture_world.hpp"

@@ -4,6 +4,8 @@
 // naming the file, with the expected words (never a crash, hang or another
 // exception). Every file there has an entry here, so a new finding cannot be
 // dropped in without its expectation.
+#include "common/test_paths.hpp"
+
 #include "io/capture_reader.hpp"
 #include "io/recording.hpp"
 #include "io/urdf.hpp"

@@ -4,6 +4,8 @@
 // killed mid-run. Each must give a RecordingError naming the file (and the
 // dataset, where one is at fault), never a crash; the killed run's file reads
 // back up to its last checkpoint, bit for bit equal to an uninterrupted run.
+#include "common/test_paths.hpp"
+
 #include "io/capture_reader.hpp"
 #include "io/h5.hpp"
 #include "io/recording.hpp"

@@ -1,4 +1,6 @@
 // Recordings: round trip through HDF5, byte-identical repeats, errors, h5py.
+#include "common/test_paths.hpp"
+
 #include "io/recording.hpp"
 #include "io/recording_names.hpp"
 #include "io/scene.hpp"

@@ -1,5 +1,7 @@
 // Malformed scenes: each is rejected before anything runs, with a message
 // "FILE:LINE: FIELD.PATH: what is wrong".
+#include "common/test_paths.hpp"
+
 #include "scene_test_util.hpp"
 
 #include <gtest/gtest.h>

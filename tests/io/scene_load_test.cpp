@@ -1,4 +1,6 @@
 // Valid scenes: mass properties, placement of shapes, options, materials.
+#include "common/test_paths.hpp"
+
 #include "scene_test_util.hpp"
 
 #include <gtest/gtest.h>

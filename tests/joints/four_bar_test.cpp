@@ -2,6 +2,8 @@
 // rank 17 (3 redundant; guide 1.8 #6). Every step solves, Algorithm 1 holds
 // the errors (its Delassus matrix is singular: joint_correction.cpp's ridge),
 // the parallelogram keeps its shape, and energy never rises.
+#include "common/test_paths.hpp"
+
 #include "io/scene.hpp"
 #include "sim/world.hpp"
 

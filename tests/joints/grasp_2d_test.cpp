@@ -4,6 +4,8 @@
 // its promises; PEG holds the polygon and converges to a small-h reference
 // as h shrinks; the standard model's grasp ends elsewhere (its fingertips
 // catch on the polygon's vertices, thesis Fig. 5.19).
+#include "common/test_paths.hpp"
+
 #include "io/grasp_2d.hpp"
 #include "sim/world.hpp"
 

@@ -2,6 +2,8 @@
 // issue 12): under PEG the static friction at the finger contacts is exact
 // complementarity (zero tangential velocity inside the cone, thesis eq. 2.21),
 // so after settling the box does not creep in the fingers.
+#include "common/test_paths.hpp"
+
 #include "io/scene.hpp"
 #include "sim/world.hpp"
 

@@ -1,6 +1,8 @@
 // Joints and contacts in one island (scenes/pendulum-strikes-box.yaml), the
 // same joint problem solved by independent solvers, momentum of a free
 // jointed pair, and bit-identical reruns.
+#include "common/test_paths.hpp"
+
 #include "dynamics/formulation.hpp"
 #include "geometry/polyhedron.hpp"
 #include "io/scene.hpp"

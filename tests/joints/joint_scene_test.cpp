@@ -1,5 +1,7 @@
 // The scene file's joints: and controllers: sections: what loads, and
 // malformed input rejected as "FILE:LINE: FIELD.PATH: what is wrong".
+#include "common/test_paths.hpp"
+
 #include "io/recording.hpp"
 #include "io/scene.hpp"
 #include "joints/controllers.hpp"

@@ -1,5 +1,7 @@
 // Joint limits, motors, Coulomb friction and damping (joints/joint_problem.hpp)
 // against closed forms: scenes/hinge-limit.yaml and scenes/joint-motor.yaml.
+#include "common/test_paths.hpp"
+
 #include "io/scene.hpp"
 #include "joints/controllers.hpp"
 #include "joints/joint_frames.hpp"

@@ -1,6 +1,8 @@
 // The pendulum of thesis 2.4.2 and the hanging rod of thesis 6.2
 // (scenes/pendulum.yaml, scenes/hanging-rod.yaml): joint error with and
 // without Algorithm 1 and the stabilization term, period and energy.
+#include "common/test_paths.hpp"
+
 #include "io/scene.hpp"
 #include "sim/world.hpp"
 

@@ -1,5 +1,7 @@
 // Planar joints (scenes/pendulum-2d.yaml): a revolute pendulum and a slider on
 // an inclined rail, each with closed-form checks.
+#include "common/test_paths.hpp"
+
 #include "io/scene.hpp"
 #include "joints/controllers.hpp"
 #include "sim/world.hpp"

@@ -4,6 +4,8 @@
 // generalized coordinates (scenes/powerball-arm-tree.yaml, an independent code
 // path: CRBA/RNEA and the tree stepper instead of maximal-coordinate joint
 // rows), and against a bound from a linear model of each joint.
+#include "common/test_paths.hpp"
+
 #include "io/scene.hpp"
 #include "joints/controllers.hpp"
 #include "sim/world.hpp"

@@ -2,6 +2,8 @@
 // 20-sided wheels landing on a 5.71 degree slope) and its fine-wheeled variant
 // with true cylinders (scenes/rolling-cart-cylinders.yaml): joints and PEG
 // contacts in one island.
+#include "common/test_paths.hpp"
+
 #include "io/scene.hpp"
 #include "joints/controllers.hpp"
 #include "sim/world.hpp"

@@ -6,6 +6,8 @@
 // are solved to that tolerance by the active-set solver warm-started from
 // Lemke's solution, or, from a cold start, handed on uncertified, never
 // accepted outside it (PEG problems: Unsupported, left to the chain).
+#include "common/test_paths.hpp"
+
 #include "box_stack_check.hpp"
 #include "io/capture_reader.hpp"
 #include "scene_runner.hpp"

@@ -1,4 +1,6 @@
 // Runs under the corrective contact model (thesis 5.2, contact/corrective.cpp).
+#include "common/test_paths.hpp"
+
 #include "analysis/overlap.hpp"
 #include "common/sampler.hpp"
 #include "io/scene.hpp"

@@ -5,6 +5,8 @@
 // on the 2D PEG scenes, solved again here by path and by Lemke from z = 0.
 // Solutions are checked from z and the data, to the solver threshold
 // tolerance (1 + |b|_inf) (newton_fixtures.hpp).
+#include "common/test_paths.hpp"
+
 #include "scene_runner.hpp"
 #include "io/scene.hpp"
 #include "sim/world.hpp"

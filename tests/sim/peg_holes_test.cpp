@@ -1,5 +1,7 @@
 // Issue 17's two overlaps under PEG without position correction, each traced
 // to its cause (docs/reliability.md "PEG's remaining holes").
+#include "common/test_paths.hpp"
+
 #include "io/scene.hpp"
 #include "scene_runner.hpp"
 

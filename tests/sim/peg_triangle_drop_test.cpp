@@ -16,6 +16,8 @@
 // its steps); measured 0.54% (x) and 0.30% (y) at h = 0.016, 0.03% / 0.02% at
 // h = 0.001. x and y are each checked within 1% of the side, the rotation
 // within 1e-6 rad (the contact normal passes through the centroid: no spin).
+#include "common/test_paths.hpp"
+
 #include "io/scene.hpp"
 #include "sim/world.hpp"
 

@@ -1,6 +1,8 @@
 // Loading shipped scenes for scenario tests.
 #pragma once
 
+#include "common/test_paths.hpp"
+
 #include "io/scene.hpp"
 #include "sim/world.hpp"
 

@@ -13,6 +13,8 @@
 // Stewart-Trinkle's E, -E' and U entries need 'u' lines).
 #pragma once
 
+#include "common/test_paths.hpp"
+
 #include "solvers/lcp.hpp"
 
 #include <fstream>

@@ -10,6 +10,8 @@
 // measured error is 9.6e-5 rad (it halves with h); the test allows 2e-4
 // rad, and checks the feedforward matters: the same gains through
 // M(q) without qdd_d and C (gravity held by the P term alone) are off by far more.
+#include "common/test_paths.hpp"
+
 #include "articulated/dynamics.hpp"
 #include "io/urdf.hpp"
 #include "sim/computed_torque.hpp"

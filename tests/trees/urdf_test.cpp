@@ -1,6 +1,8 @@
 // URDF import (io/urdf.hpp) and the scene's robots: section: the shipped
 // two-link arm's M(q) against the closed form, shapes and joint data, and
 // malformed files rejected with the file and the element named.
+#include "common/test_paths.hpp"
+
 #include "articulated/dynamics.hpp"
 #include "io/scene.hpp"
 #include "io/urdf.hpp"
