@@ -55,8 +55,8 @@ seed capture box-stack-2d scenes/box-stack-2d.yaml 3 --capture
   "$BUILD/pegsim" gen-problems --count 2 --contacts 2 --seed 1 --out "$corpus/capture/random-2x2.h5" >/dev/null
 
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=1"
-# leaks inside urdfdom and HDF5 on malformed input (not pegsim's to free): fuzz/lsan-suppressions.txt
-export LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan-suppressions.txt:print_suppressions=0"
+# leaks inside urdfdom and HDF5 on malformed input (not pegsim's to free): scripts/lsan-suppressions.txt
+export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export TMPDIR="$PWD/$BUILD/tmp"
 status=0

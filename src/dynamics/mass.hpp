@@ -32,10 +32,27 @@ InverseMass world_inverse_mass(const BodyModel& body, const BodyState& state, Di
 // The body's world inertia R J R^T (zero for static bodies; planar: Izz only).
 Mat3 world_inertia(const BodyModel& body, const BodyState& state, Dimension dim);
 
-// h * (f_ext + m g, tau_ext - w x J w): the external impulse of eq. 2.30 with
-// the gyroscopic term taken explicitly (zero for planar bodies).
+// h * (f_ext + m g, tau_ext) plus the gyroscopic impulse: the external impulse
+// of eq. 2.30. Explicit gyroscopic term: -h w x J w, as eq. 2.30 writes it;
+// implicit: gyroscopic_impulse below. Zero for planar bodies.
 Vec6 external_impulse(const BodyModel& body, const BodyState& state, const Vec3& gravity, double h,
-                      Dimension dim);
+                      Dimension dim, GyroscopicTerm gyroscopic);
+
+// The angular impulse J (w' - w) of a torque-free spin over the step by the
+// implicit midpoint rule on Euler's equation (J the world inertia):
+//   J (w' - w) = -h m x J m,   m = (w + w') / 2,
+// solved by Newton's method from w' = w. The rule keeps both of the spin's
+// invariants exactly: dotting with m gives w'.J w' = w.J w (the kinetic
+// energy), and (J w' - J w).(J w' + J w) = -2h (m x J m).J m = 0 (|J w|, the
+// angular momentum's size). So a fast spin stays bounded at any h (the
+// explicit term is unstable once |w| h is of order one), and a slow one is
+// neither pumped up (explicit Euler) nor damped (backward Euler). A spin of
+// more than 0.5 rad a step is taken in equal pieces of at most 0.5 rad (up to
+// 64), where Newton converges. Round-off, or a spin past 32 rad a step, can
+// leave the energy above w.J w; w' is then scaled back to it, so the term
+// never adds energy. To first order in h it is
+// the explicit -h w x J w; zero for an isotropic J (cubes, spheres).
+Vec3 gyroscopic_impulse(const Mat3& J, const Vec3& w, double h);
 
 inline Vec6 velocity_of(const BodyState& s) {
   Vec6 v;

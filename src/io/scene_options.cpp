@@ -18,7 +18,7 @@ SceneOptions parse_options(const Field& options) {
   SimOptions& sim = out.sim;
   if (!options.present()) return out;
   options.expect_keys({"name", "dimension", "h", "duration", "eps", "eps_theta",
-                       "friction_directions", "friction", "stepper", "model", "formulation", "solver",
+                       "friction_directions", "gyroscopic", "friction", "stepper", "model", "formulation", "solver",
                        "gravity", "solver_tolerance", "solver_max_iterations", "max_problem_size", "solver_relaxation", "solver_chain",
                        "solver_time_budget",
                        "max_cone_violation", "max_penetration", "islands", "position_correction",
@@ -135,6 +135,8 @@ SceneOptions parse_options(const Field& options) {
   if (Field f = options["solver_time_budget"]; f.present()) sim.solver_time_budget = f.non_negative();
   if (Field f = options["max_penetration"]; f.present()) sim.max_penetration = f.non_negative();
   if (Field f = options["islands"]; f.present()) sim.islands = f.boolean();
+  if (Field f = options["gyroscopic"]; f.present())
+    sim.gyroscopic = f.choice({"implicit", "explicit"}) == "implicit" ? GyroscopicTerm::Implicit : GyroscopicTerm::Explicit;
   if (Field f = options["position_correction"]; f.present()) sim.position_correction = f.boolean();
   if (Field f = options["correction_tolerance"]; f.present()) sim.correction_tolerance = f.positive();
   if (Field f = options["correction_iterations"]; f.present()) sim.correction_iterations = f.integer_at_least(1);

@@ -29,7 +29,9 @@ Pose predicted_pose(const BodyState& s, const Vec6& nu, double h, bool planar) {
 // eq. 5.1 multiplies the accelerations by h instead of h^2 and leaves out the
 // rotational speed term |w| r h; here
 //   eps_i = h (|v| + |w| r) + h^2/2 (|a| + |alpha| r)
-// with a = f/m + g and alpha = J^-1 (tau - w x J w), r the bounding radius.
+// with a = f/m + g and alpha = J^-1 (tau - w x J w), r the bounding radius
+// (alpha from the explicit gyroscopic term whichever the step takes: the
+// implicit one turns w by no more, to first order in h).
 // A pair's contact distance is the sum of its two bodies' (both may approach).
 double contact_distance(const Model& model, const State& state, std::uint32_t i) {
   if (!model.options.eps_auto) return 0.5 * model.options.eps;
@@ -45,7 +47,7 @@ double step_travel(const Model& model, const State& state, std::uint32_t i) {
   const double r = bounding_radius(body.shape);
   const Dimension dim = model.options.dimension;
   const InverseMass minv = world_inverse_mass(body, s, dim);
-  const Vec6 accel = minv.apply(external_impulse(body, s, model.options.gravity, 1.0, dim));
+  const Vec6 accel = minv.apply(external_impulse(body, s, model.options.gravity, 1.0, dim, GyroscopicTerm::Explicit));
   return h * (s.linear_velocity.norm() + s.angular_velocity.norm() * r) +
          0.5 * h * h * (accel.head<3>().norm() + accel.tail<3>().norm() * r);
 }

@@ -150,7 +150,8 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
       BodyState& s = state.bodies[b];
       s.linear_velocity = velocity_[b].head<3>();
       s.angular_velocity = velocity_[b].tail<3>();
-      dv[b] = inverse_mass_[b].apply(external_impulse(model.bodies[b], s, model.options.gravity, model.options.h, dim));
+      dv[b] = inverse_mass_[b].apply(external_impulse(model.bodies[b], s, model.options.gravity, model.options.h, dim,
+                                                        model.options.gyroscopic));
     }
     finish_step(model, velocity_, state, report);
     for (std::size_t b = 0; b < model.bodies.size(); ++b) {

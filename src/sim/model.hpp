@@ -29,6 +29,13 @@ struct MaterialId {
 
 enum class ContactModelKind : std::uint8_t { Standard, Peg, Lnc, Corrective };
 enum class FormulationKind : std::uint8_t { StewartTrinkle, AnitescuPotra };
+// How the free velocity takes a spinning body's gyroscopic torque -w x J w
+// (dynamics/mass.hpp). Explicit: the thesis's eq. 2.30 as written, which adds
+// O(h^2) rotational energy a step and is unstable once |w| h is of order one
+// (a body launched at 476 rad/s, h = 0.005, squared |w| every step:
+// docs/reliability.md). Implicit: the implicit midpoint rule, which keeps the
+// spin's energy and |J w| (so stays bounded at any h).
+enum class GyroscopicTerm : std::uint8_t { Implicit, Explicit };
 
 struct BodyModel {
   std::string name;
@@ -95,6 +102,7 @@ struct SimOptions {
   double eps_feasible = 1e-6;  // depth below a facet still counted feasible (thesis 3.3): round-off
                                // and the rotation error of thesis 5.3 must not demote resting contacts
   int friction_directions = 7;  // n_d of the linearised cone (3D); 2D always uses +-t
+  GyroscopicTerm gyroscopic = GyroscopicTerm::Implicit;  // 3D only (planar bodies have none)
   // The stepper (sim/stepper.hpp registry): how a step is taken.
   std::string stepper = "time-stepping";
   // PEG (thesis ch. 4) by default: the standard model traps bodies at corners

@@ -43,7 +43,7 @@ std::vector<Vec6> free_velocity(const Model& model, const State& state) {
     if (!body.is_static)
       v += world_inverse_mass(body, state.bodies[b], model.options.dimension)
                .apply(external_impulse(body, state.bodies[b], model.options.gravity, model.options.h,
-                                       model.options.dimension));
+                                       model.options.dimension, model.options.gyroscopic));
     nu.push_back(v);
   }
   return nu;
