@@ -4,6 +4,7 @@
 #
 #   bash scripts/sanitize.sh                 # the whole C++ suite (every test_* and example.cpp.*)
 #   PEGSIM_SANITIZE_TESTS="test_geometry test_solvers" bash scripts/sanitize.sh   # some binaries
+#   PEGSIM_SANITIZE_BUILD_ONLY=1 bash scripts/sanitize.sh   # build, run nothing (fills ccache)
 #
 # Choices (docs/reliability.md):
 # - GCC, -O1 -g1: about twice the Release build's speed under ASan, and the
@@ -38,6 +39,7 @@ else
   # test_<stage> is ctest's label <stage> (tests/CMakeLists.txt)
   SELECT=(-L "^($(echo "$TESTS" | xargs -n1 | sed 's/^test_//' | paste -sd'|'))\$")
 fi
+[ -n "${PEGSIM_SANITIZE_BUILD_ONLY:-}" ] && exit 0
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=0"
