@@ -13,6 +13,7 @@
 //   build/bench/pegsim_soak --pour box-of-polyhedra --steps 1000000
 //   build/bench/pegsim_soak --pour box-of-polygons --steps 1000000 --every 100000
 //   build/bench/pegsim_soak --steps 4340 --trace-from 4300     # one line per step from step 4300
+//   build/bench/pegsim_soak --contact as-written --steps 20000   # the pour scene's own contact model
 #include "experiment_pour.hpp"
 #include "sim/world.hpp"
 
@@ -49,7 +50,7 @@ double resident_mb() {
 int usage() {
   std::fprintf(stderr,
                "usage: pegsim_soak [--pour box-of-polygons|box-of-polyhedra] [--bodies N] [--steps N] [--every N]\n"
-               "                   [--seed S] [--energy-tolerance J] [--trace-from STEP]\n");
+               "                   [--seed S] [--energy-tolerance J] [--trace-from STEP] [--contact peg|as-written]\n");
   return 2;
 }
 
@@ -61,6 +62,7 @@ int main(int argc, char** argv) {
   long steps = 1000000, every = 100000, trace_from = -1;
   std::uint64_t seed = 1;
   double tolerance = 1e-6;
+  std::string contact = "peg";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (i + 1 >= argc) return usage();
@@ -73,6 +75,7 @@ int main(int argc, char** argv) {
     else if (a == "--seed") seed = std::strtoull(v.c_str(), &end, 10);
     else if (a == "--energy-tolerance") tolerance = std::strtod(v.c_str(), &end);
     else if (a == "--trace-from") trace_from = std::strtol(v.c_str(), &end, 10);
+    else if (a == "--contact" && (v == "peg" || v == "as-written")) contact = v;
     else return usage();
     if (end != nullptr && *end != '\0') return usage();
   }
@@ -90,9 +93,12 @@ int main(int argc, char** argv) {
   Scene scene = pour.scene;
   // pegsim's defaults for contact, whatever the experiment's scene says (its
   // 3D pour is written for the standard model, which the experiment compares):
-  // PEG, with the contact distance of eq. 5.1 per body
-  scene.model.options.model = ContactModelKind::Peg;
-  scene.model.options.eps_auto = true;
+  // PEG, with the contact distance of eq. 5.1 per body; `--contact
+  // as-written` keeps the scene's (the run that launched a body, below)
+  if (contact == "peg") {
+    scene.model.options.model = ContactModelKind::Peg;
+    scene.model.options.eps_auto = true;
+  }
   World world(std::move(scene.model), std::move(scene.state));
   if (trace_from >= 0) world.set_measure_penetration(true);
   // the last release happens before the step at (bodies - 1) * interval

@@ -24,8 +24,9 @@ cd "$(dirname "$0")/.."
 BUILD=${PEGSIM_SANITIZE_BUILD:-build-sanitize}
 JOBS=${PEGSIM_JOBS:-$(nproc)}
 FLAGS="-O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
+# (CMAKE_*_FLAGS_DEBUG emptied: Debug's own -g would come after -g1 and win)
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-  -DCMAKE_CXX_FLAGS="$FLAGS" -DCMAKE_C_FLAGS="$FLAGS" \
+  -DCMAKE_CXX_FLAGS="$FLAGS" -DCMAKE_C_FLAGS="$FLAGS" -DCMAKE_CXX_FLAGS_DEBUG="" -DCMAKE_C_FLAGS_DEBUG="" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DPEGSIM_BUILD_PYTHON=OFF -DPEGSIM_BUILD_BENCH=OFF -DPEGSIM_BUILD_EXAMPLES=ON ${PEGSIM_CMAKE_ARGS:-} >/dev/null
 TESTS=${PEGSIM_SANITIZE_TESTS:-}
