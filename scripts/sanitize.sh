@@ -45,7 +45,7 @@ export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=1:strict_stri
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=0"
 # each test in its own process; a finding aborts that test, whose output
-# (the sanitizer's report) ctest prints; the slowest tests are listed at the end
+# (the sanitizer's report) ctest prints
 start=$SECONDS
 if ctest --test-dir "$BUILD" -j"$JOBS" --timeout 1800 --output-on-failure "${SELECT[@]}"; then
   echo "sanitize: the suite is clean ($((SECONDS - start)) s)"
