@@ -306,7 +306,15 @@ Reader::Reader(std::string file) : file_(std::move(file)) {
     // a SWMR writer that never closed the file (killed, or still running)
     // leaves it marked open for writing; a SWMR reader may still open it
     const std::string plain = innermost_error();
-    handle_ = Handle(H5Fopen(file_.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, H5P_DEFAULT), H5Fclose);
+    // A SWMR reader retries a metadata read whose checksum fails (a live
+    // writer may be mid-flush), sleeping between tries from 1 ns up, doubling
+    // to at most an hour, 100 tries by default: on a damaged file that is a
+    // sleep without end (fuzz_recording; tests/data/fuzz/recording/
+    // swmr-superblock-retries.h5). 20 tries wait about 1 ms in all.
+    const Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+    if (!access || H5Pset_metadata_read_attempts(access.get(), 20) < 0)
+      fail(file_, "", "cannot set up a file access property list");
+    handle_ = Handle(H5Fopen(file_.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, access.get()), H5Fclose);
     writer_left_open_ = static_cast<bool>(handle_);
     if (!handle_) {
       std::string message = file_ + ": cannot open the file (truncated or damaged?)";
