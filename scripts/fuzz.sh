@@ -7,7 +7,8 @@
 #   fuzz_recording  bytes -> read_recording
 #   fuzz_capture    bytes -> read_captured_problems, read_fclib_local
 #
-#   bash scripts/fuzz.sh                                  # 30 s each (CI)
+#   bash scripts/fuzz.sh                                  # 30 s each
+#   PEGSIM_FUZZ_SECONDS=60 PEGSIM_FUZZ_SEED=1 bash scripts/fuzz.sh   # CI (.ci/run)
 #   PEGSIM_FUZZ_SECONDS=3600 bash scripts/fuzz.sh         # the hour-long runs
 #   PEGSIM_FUZZ_TARGETS="urdf capture" bash scripts/fuzz.sh   # some harnesses only
 #   PEGSIM_JOBS=2                                         # build parallelism (default nproc)
