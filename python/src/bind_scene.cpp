@@ -7,6 +7,7 @@
 
 #include "contact/contact_model.hpp"
 #include "dynamics/formulation.hpp"
+#include "dynamics/mass.hpp"
 #include "io/scene.hpp"
 #include "sim/certification.hpp"
 #include "sim/stepper.hpp"
@@ -184,13 +185,11 @@ void bind_scene(py::module_& m) {
                       s.model.options.solver_time_budget = seconds;
                     },
                     "wall-clock seconds one solve may take (0: no limit); a solve past it is a counted failure")
-      .def_property("gyroscopic", [](const Scene& s) {
-        return std::string(s.model.options.gyroscopic == GyroscopicTerm::Implicit ? "implicit" : "explicit");
-      }, [](Scene& s, const std::string& term) {
-        if (term == "implicit") s.model.options.gyroscopic = GyroscopicTerm::Implicit;
-        else if (term == "explicit") s.model.options.gyroscopic = GyroscopicTerm::Explicit;
-        else throw std::invalid_argument("gyroscopic: expected implicit or explicit, got '" + term + "'");
-      }, "the spin's gyroscopic term: 'implicit' (midpoint rule, keeps energy and |L|) or 'explicit' (thesis eq. 2.30)")
+      .def_property("gyroscopic", [](const Scene& s) { return std::string(to_string(s.model.options.gyroscopic)); },
+                    [](Scene& s, const std::string& term) {
+                      if (!parse_gyroscopic(term, s.model.options.gyroscopic))
+                        throw std::invalid_argument("gyroscopic: expected implicit or explicit, got '" + term + "'");
+                    }, "the spin's gyroscopic term: 'implicit' (midpoint rule, keeps energy and |L|) or 'explicit' (thesis eq. 2.30)")
       .def_property("position_correction", [](const Scene& s) { return s.model.options.position_correction; },
                     [](Scene& s, bool on) { s.model.options.position_correction = on; },
                     "project poses out of overlap after each step (sim/position_correction.cpp)")

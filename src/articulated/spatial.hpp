@@ -8,15 +8,12 @@
 // ([v_com; omega], dynamics/mass.hpp); kinematics.hpp converts at the boundary.
 #pragma once
 
+#include "math/cross_matrix.hpp"
 #include "math/types.hpp"
 
 namespace pegsim::articulated {
 
-inline Mat3 skew(const Vec3& a) {  // a x b = skew(a) b  (eq. 2.23's "rx")
-  Mat3 s;
-  s << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
-  return s;
-}
+inline Mat3 skew(const Vec3& a) { return cross_matrix(a); }  // a x b = skew(a) b  (eq. 2.23's "rx")
 
 inline Vec3 angular(const Vec6& s) { return s.head<3>(); }
 inline Vec3 linear(const Vec6& s) { return s.tail<3>(); }

@@ -1,4 +1,5 @@
 #include "dynamics/mass.hpp"
+#include "math/cross_matrix.hpp"
 
 #include <Eigen/LU>
 
@@ -31,12 +32,6 @@ Mat3 world_inertia(const BodyModel& body, const BodyState& state, Dimension dim)
   }
   const Mat3 R = state.pose.orientation.toRotationMatrix();
   return R * body.inertia * R.transpose();
-}
-
-static Mat3 cross_matrix(const Vec3& a) {
-  Mat3 m;
-  m << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
-  return m;
 }
 
 // One midpoint step of length h from w: Newton on
@@ -77,19 +72,37 @@ Vec3 gyroscopic_impulse(const Mat3& J, const Vec3& w, double h) {
   return J * (w_next - w);
 }
 
+std::string_view to_string(GyroscopicTerm term) {
+  return term == GyroscopicTerm::Explicit ? "explicit" : "implicit";
+}
+
+bool parse_gyroscopic(std::string_view text, GyroscopicTerm& term) {
+  for (GyroscopicTerm t : {GyroscopicTerm::Implicit, GyroscopicTerm::Explicit})
+    if (text == to_string(t)) {
+      term = t;
+      return true;
+    }
+  return false;
+}
+
+std::vector<std::string> gyroscopic_names() {
+  return {std::string(to_string(GyroscopicTerm::Implicit)), std::string(to_string(GyroscopicTerm::Explicit))};
+}
+
 Vec6 external_impulse(const BodyModel& body, const BodyState& state, const Vec3& gravity, double h,
                       Dimension dim, GyroscopicTerm gyroscopic) {
   Vec6 p = Vec6::Zero();
   if (body.is_static) return p;
   p.head<3>() = h * (state.force + body.mass * gravity);
-  p.tail<3>() = h * state.torque;
   if (dim == Dimension::Spatial) {
     const Mat3 J = world_inertia(body, state, dim);
     const Vec3& w = state.angular_velocity;
-    if (gyroscopic == GyroscopicTerm::Explicit)
+    if (gyroscopic == GyroscopicTerm::Explicit)  // eq. 2.30 as written, h (tau - w x J w)
       p.tail<3>() = h * (state.torque - w.cross(J * w));
     else
-      p.tail<3>() += gyroscopic_impulse(J, w, h);
+      p.tail<3>() = h * state.torque + gyroscopic_impulse(J, w, h);
+  } else {
+    p.tail<3>() = h * state.torque;
   }
   if (dim == Dimension::Planar) {
     p(2) = 0.0;

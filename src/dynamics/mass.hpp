@@ -10,6 +10,8 @@
 #include "sim/model.hpp"
 #include "sim/state.hpp"
 
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace pegsim {
@@ -53,6 +55,12 @@ Vec6 external_impulse(const BodyModel& body, const BodyState& state, const Vec3&
 // never adds energy. To first order in h it is
 // the explicit -h w x J w; zero for an isotropic J (cubes, spheres).
 Vec3 gyroscopic_impulse(const Mat3& J, const Vec3& w, double h);
+
+// "implicit" / "explicit": the scene option's, Python's and the recording's
+// names; parse_gyroscopic: false if unknown.
+std::string_view to_string(GyroscopicTerm term);
+bool parse_gyroscopic(std::string_view text, GyroscopicTerm& term);
+std::vector<std::string> gyroscopic_names();
 
 inline Vec6 velocity_of(const BodyState& s) {
   Vec6 v;

@@ -2,17 +2,12 @@
 #include "impulse/collision_response.hpp"
 
 #include "dynamics/mass.hpp"
+#include "math/cross_matrix.hpp"
 
 #include <cmath>
 
 namespace pegsim {
 namespace {
-
-Mat3 cross_matrix(const Vec3& r) {
-  Mat3 m;
-  m << 0.0, -r.z(), r.y(), r.z(), 0.0, -r.x(), -r.y(), r.x(), 0.0;
-  return m;
-}
 
 Vec3 midpoint(const Contact& c) { return 0.5 * (c.point_a + c.point_b); }
 

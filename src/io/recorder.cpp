@@ -106,7 +106,7 @@ void write_model(const Writer& w, hid_t file, const Model& model, int every, con
   w.attribute(g, "max_cone_violation", o.max_cone_violation);
   w.attribute(g, "max_penetration", o.max_penetration);
   w.attribute(g, "islands", std::int32_t{o.islands});
-  w.attribute(g, "gyroscopic", std::string(o.gyroscopic == GyroscopicTerm::Implicit ? "implicit" : "explicit"));
+  w.attribute(g, "gyroscopic", names::gyroscopic(o.gyroscopic));
   w.attribute(g, "position_correction", std::int32_t{o.position_correction});
   w.attribute(g, "correction_tolerance", o.correction_tolerance);
   w.attribute(g, "correction_iterations", std::int32_t{o.correction_iterations});

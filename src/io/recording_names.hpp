@@ -5,6 +5,7 @@
 #include "collision/contact.hpp"
 #include "contact/contact_model.hpp"
 #include "dynamics/formulation.hpp"
+#include "dynamics/mass.hpp"
 #include "sim/model.hpp"
 #include "sim/step_report.hpp"
 
@@ -18,9 +19,10 @@ inline constexpr std::array<const char*, 6> kFeatureKinds = {"vertex_face", "edg
                                                              "vertex_plane", "overlap", "curved"};
 inline constexpr int kSolverStatusCount = 6;  // SolverStatus values: /steps/solver_status
 
-// names from the registries (contact/contact_model.hpp, dynamics/formulation.hpp)
+// names from the registries (contact/contact_model.hpp, dynamics/formulation.hpp, dynamics/mass.hpp)
 inline std::string contact_model(ContactModelKind k) { return std::string(to_string(k)); }
 inline std::string formulation(FormulationKind k) { return std::string(to_string(k)); }
+inline std::string gyroscopic(GyroscopicTerm t) { return std::string(to_string(t)); }
 
 inline constexpr const char* kFormat = "pegsim-recording";
 // 2: /steps/contacts_found, /steps/constraints, /steps/traps (a version-1 file

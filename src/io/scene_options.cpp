@@ -3,6 +3,7 @@
 #include "io/scene_limits.hpp"
 #include "contact/contact_model.hpp"
 #include "dynamics/formulation.hpp"
+#include "dynamics/mass.hpp"
 #include "sim/certification.hpp"
 #include "sim/stepper.hpp"
 #include "solvers/lcp.hpp"
@@ -135,8 +136,7 @@ SceneOptions parse_options(const Field& options) {
   if (Field f = options["solver_time_budget"]; f.present()) sim.solver_time_budget = f.non_negative();
   if (Field f = options["max_penetration"]; f.present()) sim.max_penetration = f.non_negative();
   if (Field f = options["islands"]; f.present()) sim.islands = f.boolean();
-  if (Field f = options["gyroscopic"]; f.present())
-    sim.gyroscopic = f.choice({"implicit", "explicit"}) == "implicit" ? GyroscopicTerm::Implicit : GyroscopicTerm::Explicit;
+  if (Field f = options["gyroscopic"]; f.present()) parse_gyroscopic(f.choice(gyroscopic_names()), sim.gyroscopic);
   if (Field f = options["position_correction"]; f.present()) sim.position_correction = f.boolean();
   if (Field f = options["correction_tolerance"]; f.present()) sim.correction_tolerance = f.positive();
   if (Field f = options["correction_iterations"]; f.present()) sim.correction_iterations = f.integer_at_least(1);
