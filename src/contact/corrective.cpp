@@ -16,8 +16,9 @@
 //    triangles crossed like a six-pointed star have no vertex inside the
 //    other). Candidates are the pairs whose bounding circles (spheres) meet,
 //    found by a sweep along x, plus every body against every half-space;
-//    pairs of two static bodies are skipped. The contacts handed in are not
-//    used.
+//    pairs of two static bodies are skipped, and so are the pairs no contact
+//    search takes (links of one tree, joined bodies: collision_filter.hpp).
+//    The contacts handed in are not used.
 // C2 What overlaps. A pair overlaps when the intersection of the two shapes
 //    (geometry/intersection.hpp, the clipping the overlap measurement of
 //    analysis/overlap.hpp also uses) has positive area (volume) and the
@@ -56,6 +57,7 @@
 // term) the constraint only stops further approach and leaves the depth.
 #include "contact/corrective.hpp"
 
+#include "contact/collision_filter.hpp"
 #include "geometry/gjk.hpp"
 #include "geometry/intersection.hpp"
 #include "geometry/penetration.hpp"
@@ -83,6 +85,7 @@ class CorrectiveModel final : public ContactModel {
   void candidate_pairs(const Model& model, const State& state) {
     pairs_.clear();
     spans_.clear();
+    filter_.reset(model);
     half_spaces_.clear();
     const std::size_t n = model.bodies.size();
     for (std::size_t i = 0; i < n; ++i) {
@@ -101,7 +104,7 @@ class CorrectiveModel final : public ContactModel {
       const double ri = bounding_radius(model.bodies[i].shape);
       for (std::size_t l = k + 1; l < spans_.size() && spans_[l].first <= ci.x() + ri; ++l) {
         const std::uint32_t j = spans_[l].second;
-        if (model.bodies[i].is_static && model.bodies[j].is_static) continue;
+        if ((model.bodies[i].is_static && model.bodies[j].is_static) || !filter_.may_touch(i, j)) continue;
         const double reach = ri + bounding_radius(model.bodies[j].shape);
         if ((state.bodies[j].pose.position - ci).squaredNorm() > reach * reach) continue;
         pairs_.emplace_back(std::min(i, j), std::max(i, j));
@@ -110,7 +113,7 @@ class CorrectiveModel final : public ContactModel {
     for (std::uint32_t h : half_spaces_)
       for (const auto& span : spans_) {
         const std::uint32_t b = span.second;
-        if (model.bodies[h].is_static && model.bodies[b].is_static) continue;
+        if ((model.bodies[h].is_static && model.bodies[b].is_static) || !filter_.may_touch(h, b)) continue;
         pairs_.emplace_back(std::min(h, b), std::max(h, b));
       }
     std::sort(pairs_.begin(), pairs_.end());  // deterministic contact order: by body pair
@@ -190,6 +193,7 @@ class CorrectiveModel final : public ContactModel {
   }
 
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
+  CollisionFilter filter_;
   std::vector<std::pair<double, std::uint32_t>> spans_;  // (left end of the bounding circle, body)
   std::vector<std::uint32_t> half_spaces_;
 };

@@ -18,12 +18,41 @@ int find_tree_joint(const articulated::ArticulatedTree& tree, const std::string&
   return -1;
 }
 
+// The tree's initial v: joint_velocities of 1-dof joints (rad/s, m/s), and for
+// a floating base its root's velocity and angular_velocity (world frame; the
+// velocity is that of the root link's frame origin, the robot's `position`),
+// turned into the floating joint's [omega; v] in the root's frame
+// (articulated/tree.hpp), which at the start is the base orientation.
+VecX initial_velocity(const Field& f, const std::string& name, const articulated::ArticulatedTree& tree,
+                      const UrdfOptions& options) {
+  VecX v = VecX::Zero(tree.nv());
+  if (const Field rates = f["joint_velocities"]; rates.present())
+    for (const auto& [joint, value] : rates.entries("joint")) {
+      const int link = find_tree_joint(tree, joint);
+      if (link < 0) value.fail("robot '" + name + "' has no joint '" + joint + "'");
+      if (tree.link(link).nv() != 1) value.fail("joint '" + joint + "' has no single coordinate to set");
+      v(tree.link(link).v_index) = within(value, value.number(), scene_limits::kMaxSpeed, "rad/s or m/s");
+    }
+  const Mat3 Rt = options.base.orientation.toRotationMatrix().transpose();
+  const char* fixed = "a fixed base does not move; give fixed_base: false for a floating base";
+  if (const Field w = f["angular_velocity"]; w.present()) {
+    if (options.fixed_base) w.fail(fixed);
+    v.segment<3>(tree.link(0).v_index) = Rt * within(w, w.vec3(), scene_limits::kMaxAngularSpeed, "rad/s");
+  }
+  if (const Field lin = f["velocity"]; lin.present()) {
+    if (options.fixed_base) lin.fail(fixed);
+    v.segment<3>(tree.link(0).v_index + 3) = Rt * within(lin, lin.vec3(), scene_limits::kMaxSpeed, "m/s");
+  }
+  return v;
+}
+
 void parse_robots(const Field& robots, Model& model, State& state) {
   if (!robots.present()) return;
   std::set<std::string> names;
   const std::filesystem::path folder = std::filesystem::path(robots.source()).parent_path();
   for (const Field& f : robots.items()) {
-    f.expect_keys({"name", "urdf", "position", "orientation", "fixed_base", "material", "joints"});
+    f.expect_keys({"name", "urdf", "position", "orientation", "fixed_base", "material", "joints", "joint_velocities",
+                   "velocity", "angular_velocity"});
     const Field name_field = f.require("name");
     const std::string name = name_field.text();
     if (!names.insert(name).second) name_field.fail("robot '" + name + "' is defined twice");
@@ -53,8 +82,9 @@ void parse_robots(const Field& robots, Model& model, State& state) {
         if (robot.tree.link(link).nq() != 1) value.fail("joint '" + joint + "' has no single coordinate to set");
         q(robot.tree.link(link).q_index) = value.number();
       }
+    const VecX v = initial_velocity(f, name, robot.tree, options);
     try {
-      add_tree(model, state, name, std::move(robot.tree), robot.shapes, q, VecX(), material, std::move(robot.collides));
+      add_tree(model, state, name, std::move(robot.tree), robot.shapes, q, v, material, std::move(robot.collides));
     } catch (const std::invalid_argument& e) {
       file.fail(e.what());
     }

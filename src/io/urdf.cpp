@@ -1,5 +1,6 @@
 #include "io/urdf.hpp"
 
+#include "geometry/curved.hpp"
 #include "geometry/polyhedron.hpp"
 #include "io/mesh_hull.hpp"
 
@@ -76,8 +77,39 @@ struct Builder {
     return path.string();
   }
 
+  // A link whose only collision element is a sphere, or a cylinder whose axis
+  // is the link's z, gets the true curved shape (geometry/curved.hpp), its
+  // centre moved into the centre-of-mass frame; false otherwise (compound
+  // parts are polytopes, and a curved shape's axis is its body's z).
+  bool add_curved_shape(const urdf::Link& link, const Vec3& com) {
+    if (link.collision_array.size() != 1) return false;
+    const urdf::CollisionSharedPtr& c = link.collision_array.front();
+    if (!c || !c->geometry) return false;
+    const Vec3 centre = vec(c->origin.position) - com;
+    try {
+      if (c->geometry->type == urdf::Geometry::SPHERE) {
+        Sphere sphere = make_sphere(static_cast<const urdf::Sphere&>(*c->geometry).radius);
+        sphere.centre = centre;
+        robot.shapes.push_back(Shape(sphere));
+      } else if (c->geometry->type == urdf::Geometry::CYLINDER &&
+                 std::abs((rotation(c->origin.rotation) * Vec3::UnitZ()).z()) >= 1.0 - 1e-12) {
+        const auto& g = static_cast<const urdf::Cylinder&>(*c->geometry);
+        Cylinder cylinder = make_cylinder(g.radius, g.length);
+        cylinder.centre = centre;
+        robot.shapes.push_back(Shape(cylinder));
+      } else {
+        return false;
+      }
+    } catch (const std::exception& e) {
+      fail("link '" + link.name + "': collision: " + e.what());
+    }
+    robot.collides.push_back(1);
+    return true;
+  }
+
   // the link's collision elements as one shape in its centre-of-mass frame
   void add_shape(const urdf::Link& link, const Vec3& com) {
+    if (add_curved_shape(link, com)) return;
     std::vector<Shape> parts;
     for (const urdf::CollisionSharedPtr& c : link.collision_array) {
       if (!c || !c->geometry) continue;

@@ -12,8 +12,14 @@
 //                                     massless links "<joint>/x", "<joint>/y" (no collision)
 //   dynamics damping, friction        Link::damping (implicit, sim/tree_stepping.hpp), Link::friction
 //   collision box                     its 8 corners at the collision origin, hulled
-//   collision sphere, cylinder        a fine polytope (hull of 12 x 24 sphere points, 32-gon
+//   collision sphere                  the true sphere (geometry/curved.hpp) when it is the
+//                                     link's only collision element
+//   collision cylinder                the true cylinder when it is the only element and its
+//                                     axis (the collision frame's z) is the link's z
+//   other spheres, cylinders          a fine polytope (hull of 12 x 24 sphere points, 32-gon
 //                                     prism), counted in UrdfRobot::approximated with a warning
+//                                     (a compound's parts are polytopes; a curved shape's axis
+//                                     is its body's z)
 //   collision mesh                    each mesh of the file (STL, DAE, OBJ, ... through
 //                                     Debian's libassimp, io/mesh_hull.hpp) as the convex
 //                                     hull of its vertices, scaled; a path relative to the

@@ -52,29 +52,6 @@ double step_travel(const Model& model, const State& state, std::uint32_t i) {
          0.5 * h * h * (accel.head<3>().norm() + accel.tail<3>().norm() * r);
 }
 
-// Bodies linked by a joint do not collide with each other unless the joint
-// asks (JointModel::collide; RPIsim's doesNotCollideWith, set both ways).
-static void remove_joined_pairs(const Model& model, std::vector<BodyPair>& pairs) {
-  if (!model.trees.empty()) {  // links of one kinematic tree do not collide with each other
-    // and links without collision geometry collide with nothing
-    std::vector<int> tree_of(model.bodies.size(), -1);
-    for (std::size_t t = 0; t < model.trees.size(); ++t) {
-      const TreeModel& tm = model.trees[t];
-      for (std::size_t i = 0; i < tm.link_body.size(); ++i)
-        tree_of[tm.link_body[i]] = tm.link_collides.empty() || tm.link_collides[i] ? static_cast<int>(t) : -2;
-    }
-    std::erase_if(pairs, [&](const BodyPair& p) {
-      return tree_of[p.a] == -2 || tree_of[p.b] == -2 || (tree_of[p.a] >= 0 && tree_of[p.a] == tree_of[p.b]);
-    });
-  }
-  if (model.joints.empty()) return;
-  std::erase_if(pairs, [&](const BodyPair& p) {
-    for (const JointModel& j : model.joints)
-      if (!j.collide && ((j.body_a == p.a && j.body_b == p.b) || (j.body_a == p.b && j.body_b == p.a))) return true;
-    return false;
-  });
-}
-
 void ContactFinder::find(const Model& model, const State& state, const std::vector<Vec6>& free_velocity,
                          StepProfile& profile) {
   const std::size_t nb = model.bodies.size();
@@ -97,7 +74,8 @@ void ContactFinder::find(const Model& model, const State& state, const std::vect
       boxes_[i] = swept_box(model.bodies[i].shape, s.pose, next, body_eps_[i]);
     }
     broadphase_.find_pairs(boxes_, is_static_, pairs_);
-    remove_joined_pairs(model, pairs_);
+    filter_.reset(model);  // links of one tree, joined bodies (contact/collision_filter.hpp)
+    std::erase_if(pairs_, [&](const BodyPair& p) { return !filter_.may_touch(p.a, p.b); });
   }
   StageTimer timer(profile, Stage::Narrowphase);
   narrowphase(model, state, &free_velocity);

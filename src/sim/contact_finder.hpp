@@ -11,6 +11,7 @@
 
 #include "collision/broadphase.hpp"
 #include "collision/contact.hpp"
+#include "contact/collision_filter.hpp"
 #include "sim/model.hpp"
 #include "sim/state.hpp"
 #include "sim/step_report.hpp"
@@ -53,6 +54,7 @@ class ContactFinder {
   void narrowphase(const Model& model, const State& state, const std::vector<Vec6>* free_velocity);
 
   SweepAndPrune broadphase_;
+  CollisionFilter filter_;  // links of one tree, joined bodies: never a pair
   std::vector<Aabb> boxes_;
   std::vector<bool> is_static_;
   std::vector<double> body_eps_;

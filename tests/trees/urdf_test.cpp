@@ -104,6 +104,40 @@ TEST(Urdf, MeshCollisionBecomesItsHull) {
   EXPECT_NE(error_of_at(robot_with("missing.stl"), source).find("missing.stl: cannot read the mesh"), std::string::npos);
 }
 
+// A sphere, or a cylinder along the link's z, that is a link's only collision
+// element becomes the true curved shape (no warning), moved into the
+// centre-of-mass frame; a tilted cylinder and curved parts of a compound stay
+// fine polytopes, counted and warned about.
+TEST(Urdf, LoneSphereAndUprightCylinderAreCurved) {
+  auto link = [](const std::string& name, const std::string& collision) {
+    return "<link name=\"" + name + "\"><inertial><origin xyz=\"0 0 0.1\"/><mass value=\"1\"/>"
+           "<inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>" + collision + "</link>";
+  };
+  auto joint = [](const std::string& child) {
+    return "<joint name=\"" + child + "_j\" type=\"fixed\"><parent link=\"a\"/><child link=\"" + child + "\"/></joint>";
+  };
+  const std::string xml =
+      "<?xml version=\"1.0\"?><robot name=\"r\">" +
+      link("a", "<collision><origin xyz=\"0 0 0.3\"/><geometry><sphere radius=\"0.05\"/></geometry></collision>") +
+      link("b", "<collision><origin xyz=\"0 0 0.2\" rpy=\"0 0 0.7\"/><geometry><cylinder radius=\"0.04\" length=\"0.3\"/></geometry></collision>") +
+      link("c", "<collision><origin rpy=\"1.5707963 0 0\"/><geometry><cylinder radius=\"0.04\" length=\"0.3\"/></geometry></collision>") +
+      joint("b") + joint("c") + "</robot>";
+  const UrdfRobot r = load_urdf_string(xml, "curved.urdf");
+  ASSERT_EQ(r.shapes.size(), 3u);
+  const auto* sphere = std::get_if<Sphere>(&r.shapes[0]);
+  ASSERT_NE(sphere, nullptr);
+  EXPECT_DOUBLE_EQ(sphere->radius, 0.05);
+  EXPECT_TRUE(sphere->centre.isApprox(Vec3(0, 0, 0.2)));  // 0.3 from the link origin, the centre of mass at 0.1
+  const auto* cylinder = std::get_if<Cylinder>(&r.shapes[1]);
+  ASSERT_NE(cylinder, nullptr);
+  EXPECT_DOUBLE_EQ(cylinder->height, 0.3);
+  EXPECT_TRUE(cylinder->centre.isApprox(Vec3(0, 0, 0.1)));
+  EXPECT_TRUE(std::holds_alternative<Polyhedron>(r.shapes[2]));  // axis along y: a polytope
+  EXPECT_EQ(r.approximated, 1);
+  // the shipped arm's flange is an upright cylinder: arm7.urdf loads without approximation
+  EXPECT_EQ(load_urdf_file(std::string(PEGSIM_SCENES_DIR) + "/../data/robots/arm7.urdf").approximated, 0);
+}
+
 std::string arm_scene(const std::string& extra) {
   return "options: {h: 0.002}\nbodies:\n  - {name: ground, static: true, shape: {box: [4, 4, 1]}, position: [0, 0, -1]}\n"
          "robots:\n  - {name: arm, urdf: " + kArm + ", position: [0, 0, 0.3], joints: {shoulder: 0.5, elbow: -0.4}}\n" + extra;
@@ -148,6 +182,46 @@ TEST(Urdf, SceneErrorsNameTheField) {
   EXPECT_NE(message(folder).find("is a directory, not a URDF file"), std::string::npos) << message(folder);
   const std::string zeros = "bodies:\n  - {name: g, static: true, shape: {box: [1, 1, 1]}}\nrobots:\n  - {name: r, urdf: /dev/zero}\n";
   EXPECT_NE(message(zeros).find("/dev/zero: the URDF file is larger than 16 MB"), std::string::npos) << message(zeros);
+}
+
+// Initial velocities of a robot: joint_velocities of 1-dof joints, and for a
+// floating base the root's world-frame velocity and angular_velocity. The
+// two-link arm thrown upwards with no gravity: its root keeps the given
+// velocity (nothing acts on the free tree), and the joint rates start as given.
+// Errors: a fixed base given a velocity, a joint without one coordinate.
+TEST(Urdf, SceneRobotStartsWithGivenVelocities) {
+  const std::string text =
+      "options: {h: 0.001, gravity: [0, 0, 0]}\nbodies:\n  - {name: marker, static: true, shape: {box: [0.1, 0.1, 0.1]}, "
+      "position: [0, 0, -5]}\nrobots:\n  - {name: arm, urdf: " + kArm +
+      ", fixed_base: false, orientation: {axis_angle: [0, 0, 1, 1.2]}, velocity: [0.5, -0.2, 3], angular_velocity: [0, 0, 0.7],"
+      " joint_velocities: {shoulder: 0.4, elbow: -0.3}}\n";
+  Scene s = load_scene_string(text, "throw.yaml");
+  const TreeState& ts0 = s.state.trees.at(0);
+  const articulated::ArticulatedTree& tree = s.model.trees[0].tree;
+  EXPECT_DOUBLE_EQ(ts0.v(tree.link(1).v_index), 0.4);
+  EXPECT_DOUBLE_EQ(ts0.v(tree.link(2).v_index), -0.3);
+  // the base link's frame origin moves at the given world velocity: the root body's centre
+  // of mass is at that origin plus R c, moving at v + omega x R c
+  World world(s.model, s.state);
+  const std::uint32_t base = world.model().trees[0].link_body[0];
+  const BodyState& b = world.state().bodies[base];
+  const Vec3 offset = b.pose.position - Vec3::Zero();  // the base placed at the origin
+  EXPECT_TRUE(b.linear_velocity.isApprox(Vec3(0.5, -0.2, 3) + Vec3(0, 0, 0.7).cross(offset), 1e-12)) << b.linear_velocity.transpose();
+  EXPECT_TRUE(b.angular_velocity.isApprox(Vec3(0, 0, 0.7), 1e-12)) << b.angular_velocity.transpose();
+  auto message = [](const std::string& t) {
+    try {
+      load_scene_string(t, "s.yaml");
+    } catch (const SceneError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  std::string fixed = text;
+  fixed.replace(fixed.find("fixed_base: false"), 17, "fixed_base: true");
+  EXPECT_NE(message(fixed).find("a fixed base does not move"), std::string::npos) << message(fixed);
+  EXPECT_NE(message(arm_scene("").replace(arm_scene("").find("joints:"), 7, "joint_velocities: {wrist: 1}, joints:"))
+                .find("has no joint 'wrist'"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -1,0 +1,267 @@
+// The shipped robots in their scenes: the 7-DOF arm with a two-jaw gripper
+// holding a ball (scenes/arm7-grasp-ball.yaml, the Drumwright-Shell grasp) and
+// the quadruped standing and trotting (scenes/quadruped-stand.yaml,
+// quadruped-trot.yaml). URDF files: data/robots/.
+#include "common/test_paths.hpp"
+
+#include "io/scene.hpp"
+#include "sim/world.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pegsim {
+namespace {
+
+Scene scene(const std::string& name) { return load_scene_file(std::string(PEGSIM_SCENES_DIR) + "/" + name); }
+
+std::uint32_t body_named(const Model& model, const std::string& name) {
+  for (std::uint32_t i = 0; i < model.bodies.size(); ++i)
+    if (model.bodies[i].name == name) return i;
+  ADD_FAILURE() << "no body " << name;
+  return 0;
+}
+
+// ---------------------------------------------------------------- the grasp
+
+struct Grasp {
+  double drift = 0.0;     // largest distance the ball's centre moved in the left pad's frame
+  double estimate = 0.0;  // sum over the steps of 1/2 h^2 |omega_palm|^2 r (below)
+  double max_penetration = 0.0, ball_above_palm = 0.0;
+  int solver_failures = 0, steps_without_two_contacts = 0;
+};
+
+// The grasp runs `seconds` at step h. Time stepping integrates each position
+// with the step's end velocity: the ball's centre moves on the straight line
+// x + h v, the pad's contact point on the arc q + h v of the tree (forward
+// kinematics). Sticking (zero relative velocity at the contact, thesis eq.
+// 2.21) holds for the velocities, so each step leaves the two points apart by
+// the arc's sag, 1/2 h^2 |a_c|, a_c the pad point's centripetal acceleration,
+// |a_c| <= |omega|^2 r with omega the hand's angular velocity and r the ball's
+// distance from the shoulder (every joint axis that turns the hand is at
+// least that close). The sag does not cancel (a_c points towards the axes
+// every step), so it accumulates into a creep of the ball along the fingers
+// that is first order in h and vanishes as h -> 0: a discretization error of
+// the integrator, not slip of the contact.
+Grasp run_grasp(double h, double seconds) {
+  Scene s = scene("arm7-grasp-ball.yaml");
+  s.model.options.h = h;
+  World world(s.model, s.state);
+  world.set_measure_penetration(true);
+  const Model& m = world.model();
+  const std::uint32_t ball = body_named(m, "ball"), palm = body_named(m, "arm/palm"), pad = body_named(m, "arm/left_pad");
+  const Vec3 shoulder(0.0, 0.0, 0.34);  // shoulder_pitch's axis passes here (arm7-gripper.urdf)
+  auto in_pad = [&] {
+    const State& st = world.state();
+    return st.bodies[pad].pose.to_body(st.bodies[ball].pose.position);
+  };
+  const Vec3 start = in_pad();
+  Grasp g;
+  const int steps = static_cast<int>(std::lround(seconds / h));
+  for (int k = 0; k < steps; ++k) {
+    const State& st = world.state();
+    const double r = (st.bodies[ball].pose.position - shoulder).norm();
+    g.estimate += 0.5 * h * h * st.bodies[palm].angular_velocity.squaredNorm() * r;
+    const StepReport& rep = world.step();
+    g.solver_failures += rep.solver_failures;
+    g.max_penetration = std::max(g.max_penetration, rep.max_penetration);
+    if (rep.contacts_found != 2) ++g.steps_without_two_contacts;
+    g.drift = std::max(g.drift, (in_pad() - start).norm());
+  }
+  const State& st = world.state();
+  g.ball_above_palm = st.bodies[palm].pose.to_body(st.bodies[ball].pose.position).z();
+  return g;
+}
+
+TEST(Robots, Arm7HoldsTheBallWhileTheShoulderSwings) {
+  const Grasp a = run_grasp(0.001, 3.0), b = run_grasp(0.0005, 3.0);
+  std::printf("arm7-grasp-ball, 3 s: ball drift in the pad %.3g m at h = 0.001 (centripetal estimate %.3g), "
+              "%.3g m at h = 0.0005 (%.3g); ratio %.3f; deepest overlap %.3g m\n",
+              a.drift, a.estimate, b.drift, b.estimate, b.drift / a.drift, std::max(a.max_penetration, b.max_penetration));
+  for (const Grasp& g : {a, b}) {
+    EXPECT_EQ(g.solver_failures, 0);
+    EXPECT_EQ(g.steps_without_two_contacts, 0);  // one contact per jaw every step: never let go
+    // each step's overlap is at most one step's sag, 1/2 h^2 |omega|^2 r <= 0.5e-6 * 0.6^2 * 1.1
+    // = 2e-7 m at h = 0.001 (|omega| <= 0.6 rad/s here), taken back by the next step's psi/h
+    EXPECT_LT(g.max_penetration, 1e-6);
+    // still between the pads: its centre 0.045 m above the palm's top at the start,
+    // 0.06 m above the palm's centre of mass (its body frame's origin, 0.015 m below the top)
+    EXPECT_NEAR(g.ball_above_palm, 0.06, 0.002);
+    // the creep is the integrator's sag and no more (measured 0.76 of the estimate,
+    // which takes r to the shoulder rather than to each axis)
+    EXPECT_LT(g.drift, g.estimate);
+  }
+  // and it is first order: halving h halves it (measured 0.500)
+  EXPECT_NEAR(b.drift / a.drift, 0.5, 0.05);
+}
+
+// ------------------------------------------------------------ the quadruped
+
+struct Dog {
+  std::uint32_t torso = 0;
+  std::vector<std::uint32_t> links, shins;
+  double mass = 0.0;
+};
+
+Dog dog_of(const Model& m) {
+  Dog d;
+  d.torso = body_named(m, "dog/torso");
+  for (std::uint32_t b : m.trees.at(0).link_body) {
+    d.links.push_back(b);
+    d.mass += m.bodies[b].mass;
+    if (m.bodies[b].name.find("shin") != std::string::npos) d.shins.push_back(b);
+  }
+  return d;
+}
+
+Vec3 centre_of_mass(const Dog& d, const World& w) {
+  Vec3 c = Vec3::Zero();
+  for (std::uint32_t b : d.links) c += w.model().bodies[b].mass * w.state().bodies[b].pose.position;
+  return c / d.mass;
+}
+
+// the torso's up axis (body z) in the world
+double torso_up(const Dog& d, const World& w) {
+  return (w.state().bodies[d.torso].pose.orientation * Vec3::UnitZ()).z();
+}
+
+// Dropped 2 mm in its standing pose, the quadruped lands on its four feet and
+// stands: level, still, and mirror-symmetric about its x-z plane (the scene
+// is; nothing in the step may prefer a side).
+TEST(Robots, QuadrupedStands) {
+  Scene s = scene("quadruped-stand.yaml");
+  World world(s.model, s.state);
+  world.set_measure_penetration(true);
+  const Dog d = dog_of(world.model());
+  EXPECT_EQ(d.shins.size(), 4u);
+  EXPECT_NEAR(d.mass, 6.0, 1e-12);  // 4 kg torso, four 0.3 + 0.2 kg legs
+  int failures = 0;
+  double deepest = 0.0, height_then = 0.0;
+  for (int k = 0; k < 2000; ++k) {
+    const StepReport& r = world.step();
+    failures += r.solver_failures;
+    deepest = std::max(deepest, r.max_penetration);
+    if (k == 1499) height_then = world.state().bodies[d.torso].pose.position.z();
+  }
+  const BodyState& torso = world.state().bodies[d.torso];
+  std::vector<int> touching(world.model().bodies.size(), 0);
+  for (const ConstrainedContact& c : world.last_constraints().contacts) {
+    ++touching[c.contact.body_a];
+    ++touching[c.contact.body_b];
+  }
+  std::printf("quadruped-stand, 2 s: torso at z %.5f m, up %.9f, |v_tree| %.3g, deepest overlap %.3g m\n",
+              torso.pose.position.z(), torso_up(d, world), world.state().trees[0].v.norm(), deepest);
+  EXPECT_EQ(failures, 0);
+  EXPECT_LT(deepest, 1e-6);
+  for (std::uint32_t shin : d.shins) EXPECT_GT(touching[shin], 0) << world.model().bodies[shin].name;
+  // on its feet: the knees' PD sags by 1.3 N m / 50 = 0.03 rad, lowering the torso by a few mm
+  // from its start at 0.2696 m (the feet 2 mm up): it stands above 0.25 m, below the start
+  EXPECT_GT(torso.pose.position.z(), 0.25);
+  EXPECT_LT(torso.pose.position.z(), 0.2696);
+  EXPECT_GT(torso_up(d, world), std::cos(0.01));                                  // level within 0.01 rad
+  EXPECT_LT(std::abs(torso.pose.position.z() - height_then), 1e-4);               // settled over the last 0.5 s
+  EXPECT_LT(world.state().trees[0].v.norm(), 0.01);                               // and nearly still
+  // mirror symmetry about y = 0: to round-off (the solvers see a symmetric problem)
+  EXPECT_LT(std::abs(centre_of_mass(d, world).y()), 1e-9);
+}
+
+// Every contact model stands it up (1 s): the robot's links, which overlap
+// at its joints, never meet each other (contact/collision_filter.hpp; under
+// the corrective model they once did, and every step failed), and every
+// contact is a foot on the ground. The corrective model lets it sink (it acts
+// only once bodies overlap: thesis 5.2) but it still stands.
+TEST(Robots, QuadrupedStandsUnderEveryContactModel) {
+  for (ContactModelKind kind : {ContactModelKind::Standard, ContactModelKind::Peg, ContactModelKind::Lnc,
+                                ContactModelKind::Corrective}) {
+    Scene s = scene("quadruped-stand.yaml");
+    s.model.options.model = kind;
+    World world(s.model, s.state);
+    const Dog d = dog_of(world.model());
+    const std::uint32_t ground = body_named(world.model(), "ground");
+    int failures = 0, contacts = 0, off_ground = 0;
+    for (int k = 0; k < 1000; ++k) {
+      failures += world.step().solver_failures;
+      for (const ConstrainedContact& c : world.last_constraints().contacts) {
+        ++contacts;
+        if (c.contact.body_a != ground && c.contact.body_b != ground) ++off_ground;
+      }
+    }
+    SCOPED_TRACE(std::string(to_string(kind)));
+    EXPECT_EQ(failures, 0);
+    EXPECT_GT(contacts, 1000);
+    EXPECT_EQ(off_ground, 0);
+    EXPECT_GT(world.state().bodies[d.torso].pose.position.z(), 0.25);
+  }
+}
+
+struct Trot {
+  Vec3 com_travel = Vec3::Zero();
+  double largest_horizontal_momentum = 0.0;  // |(p_x, p_y)| of the robot, N s
+  double lowest_up = 1.0, deepest = 0.0;
+  int failures = 0;
+};
+
+Trot run_trot(double mu, double seconds, double h = 0.001) {
+  Scene s = scene("quadruped-trot.yaml");
+  s.model.options.h = h;
+  std::fill(s.model.friction.begin(), s.model.friction.end(), mu);  // one material: ground and feet
+  World world(s.model, s.state);
+  world.set_measure_penetration(true);
+  const Dog d = dog_of(world.model());
+  const Vec3 start = centre_of_mass(d, world);
+  Trot t;
+  const int steps = static_cast<int>(std::lround(seconds / world.model().options.h));
+  for (int k = 0; k < steps; ++k) {
+    const StepReport& r = world.step();
+    t.failures += r.solver_failures;
+    t.deepest = std::max(t.deepest, r.max_penetration);
+    t.lowest_up = std::min(t.lowest_up, torso_up(d, world));
+    Vec3 p = Vec3::Zero();
+    for (std::uint32_t b : d.links) p += world.model().bodies[b].mass * world.state().bodies[b].linear_velocity;
+    t.largest_horizontal_momentum = std::max(t.largest_horizontal_momentum, std::hypot(p.x(), p.y()));
+  }
+  t.com_travel = centre_of_mass(d, world) - start;
+  return t;
+}
+
+// The trot's open-loop gait walks the quadruped forward on friction, and
+// without friction it cannot: the ground then pushes only along its normal
+// (+z), so the robot's horizontal momentum, zero at the start, stays zero
+// however the legs swing. Time stepping in generalized coordinates keeps it
+// only to first order: the step conserves the momentum at the step's start
+// configuration, M(q) (v+ - v) = h (tau - C(q, v)), and the configuration's
+// own move then changes the map from v to the links' velocities by O(h) times
+// the joint rates (O(h^2) a step, O(h) over the run; maximal coordinates keep
+// it exactly, tests/sim/analytic_test.cpp's MomentumChain). So frictionless, the momentum
+// error halves with h and no horizontal force remains as h -> 0.
+TEST(Robots, QuadrupedTrotsOnFrictionAndCannotWithout) {
+  const Trot walk = run_trot(0.8, 2.0), slide = run_trot(0.0, 2.0), fine = run_trot(0.0, 2.0, 0.0005);
+  std::printf("quadruped-trot, 2 s: centre of mass moved (%.4f, %.4f, %.4f) m with mu = 0.8; with mu = 0 "
+              "(%.3g, %.3g) m, horizontal momentum <= %.3g N s at h = 0.001, %.3g at h = 0.0005 (ratio %.3f); "
+              "torso up >= %.4f / %.4f\n",
+              walk.com_travel.x(), walk.com_travel.y(), walk.com_travel.z(), slide.com_travel.x(), slide.com_travel.y(),
+              slide.largest_horizontal_momentum, fine.largest_horizontal_momentum,
+              fine.largest_horizontal_momentum / slide.largest_horizontal_momentum, walk.lowest_up, slide.lowest_up);
+  for (const Trot& t : {walk, slide, fine}) {
+    EXPECT_EQ(t.failures, 0);
+    EXPECT_LT(t.deepest, 1e-6);
+    EXPECT_GT(t.lowest_up, std::cos(0.35));  // upright throughout: never tilted past 20 degrees
+  }
+  // walking: forward (+x) about 0.3 m/s (measured 0.42 m in 2 s, the first 0.5 s ramping
+  // the gait in); the bar, a quarter of that, fails only if the feet stop gripping or the
+  // gait stops propelling it
+  EXPECT_GT(walk.com_travel.x(), 0.1);
+  EXPECT_LT(std::abs(walk.com_travel.y()), 0.25 * walk.com_travel.x());  // mostly straight
+  // frictionless: the horizontal momentum error is first order in h (measured ratio 0.505)
+  // and small beside the walk's own momentum (6 kg at 0.3 m/s = 1.8 N s; measured 3.3e-3)
+  EXPECT_NEAR(fine.largest_horizontal_momentum / slide.largest_horizontal_momentum, 0.5, 0.05);
+  EXPECT_LT(slide.largest_horizontal_momentum, 0.01);
+  // so the centre of mass stays put but for that error (measured 1e-4 m; the walk 0.42 m)
+  EXPECT_LT(std::hypot(slide.com_travel.x(), slide.com_travel.y()), 0.01 * walk.com_travel.x());
+}
+
+}  // namespace
+}  // namespace pegsim
