@@ -1,5 +1,7 @@
 #include "mujoco_mjcf.hpp"
 
+#include "mjcf_text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -9,13 +11,9 @@
 namespace pegsim::bench {
 namespace {
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-std::string vec(const Vec3& v) { return num(v.x()) + " " + num(v.y()) + " " + num(v.z()); }
-std::string quat(const Quat& q) { return num(q.w()) + " " + num(q.x()) + " " + num(q.y()) + " " + num(q.z()); }
+std::string num(double v) { return mjcf_number(v); }
+std::string vec(const Vec3& v) { return mjcf_vector(v); }
+std::string quat(const Quat& q) { return mjcf_quaternion(q); }
 // "prefix<k>" (by snprintf: GCC 12 warns falsely, -Wrestrict, on "literal" + std::to_string)
 std::string label(const std::string& prefix, std::size_t k) {
   char buf[32];

@@ -1,6 +1,8 @@
 // Trees as MJCF (robot_mjcf.hpp).
 #include "robot_mjcf.hpp"
 
+#include "../peers/mjcf_text.hpp"
+
 #include "geometry/curved.hpp"
 #include "geometry/polyhedron.hpp"
 #include "geometry/shape.hpp"
@@ -13,21 +15,15 @@
 namespace pegsim::bench {
 namespace {
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
+std::string num(double v) { return mjcf_number(v); }
 // "b<k>", "t<t>_<i>", "<id>_<part>" (by snprintf: GCC 12 warns falsely, -Wrestrict, on "literal" + std::to_string)
 std::string label(const char* format, std::size_t a, std::size_t b = 0) {
   char buf[48];
   std::snprintf(buf, sizeof buf, format, a, b);
   return buf;
 }
-std::string vec(const Vec3& v) { return num(v.x()) + " " + num(v.y()) + " " + num(v.z()); }
-std::string placed(const Vec3& p, const Quat& q) {
-  return "pos=\"" + vec(p) + "\" quat=\"" + num(q.w()) + " " + num(q.x()) + " " + num(q.y()) + " " + num(q.z()) + "\"";
-}
+std::string vec(const Vec3& v) { return mjcf_vector(v); }
+std::string placed(const Vec3& p, const Quat& q) { return "pos=\"" + vec(p) + "\" quat=\"" + mjcf_quaternion(q) + "\""; }
 
 class Writer {
  public:

@@ -159,15 +159,17 @@ TEST(Urdf, SceneRobotWithControllersReachesTargets) {
   EXPECT_NEAR(q(1), 1.0, 1e-6);
 }
 
+// the error a scene text gives, or "no error"
+std::string message(const std::string& text) {
+  try {
+    load_scene_string(text, "s.yaml");
+  } catch (const SceneError& e) {
+    return std::string(e.what());
+  }
+  return std::string("no error");
+}
+
 TEST(Urdf, SceneErrorsNameTheField) {
-  auto message = [](const std::string& text) {
-    try {
-      load_scene_string(text, "s.yaml");
-    } catch (const SceneError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   EXPECT_NE(message(arm_scene("controllers:\n  - {robot: arm, joint: wrist, kp: 1, target: 0}\n")).find("has no joint 'wrist'"),
             std::string::npos);
   EXPECT_NE(message(arm_scene("controllers:\n  - {robot: leg, joint: elbow, kp: 1, target: 0}\n")).find("unknown robot 'leg'"),
@@ -208,14 +210,6 @@ TEST(Urdf, SceneRobotStartsWithGivenVelocities) {
   const Vec3 offset = b.pose.position - Vec3::Zero();  // the base placed at the origin
   EXPECT_TRUE(b.linear_velocity.isApprox(Vec3(0.5, -0.2, 3) + Vec3(0, 0, 0.7).cross(offset), 1e-12)) << b.linear_velocity.transpose();
   EXPECT_TRUE(b.angular_velocity.isApprox(Vec3(0, 0, 0.7), 1e-12)) << b.angular_velocity.transpose();
-  auto message = [](const std::string& t) {
-    try {
-      load_scene_string(t, "s.yaml");
-    } catch (const SceneError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   std::string fixed = text;
   fixed.replace(fixed.find("fixed_base: false"), 17, "fixed_base: true");
   EXPECT_NE(message(fixed).find("a fixed base does not move"), std::string::npos) << message(fixed);
