@@ -46,8 +46,13 @@ bool PositionCorrector::project_island(const Model& model, const State& state, S
   in.h = 1.0;
   in.matrix = chain.first_needs_matrix();
   build_problem(FormulationKind::StewartTrinkle, in, island_set_, problem_);
+  if (!model.trees.empty() && trees_.touches(problem_)) {  // rows on links: their terms through M(q)^-1
+    if (!problem_.lcp.has_matrix()) assemble_matrix(problem_.lcp);
+    trees_.add_delassus(problem_);
+  }
   if (!chain.solve_first_accepted(problem_.lcp, z_)) return false;
   apply_impulses(problem_, z_, inverse_mass_, displacement);
+  if (!model.trees.empty()) trees_.add_impulses(problem_, z_);
   return true;
 }
 
@@ -64,9 +69,14 @@ double PositionCorrector::correct(const Model& model, State& state, ContactFinde
     build_set(model, state, finder.contacts(), scene_model);
     for (std::size_t i = 0; i < nb; ++i)
       inverse_mass_[i] = world_inverse_mass(model.bodies[i], state.bodies[i], o.dimension);
+    if (!model.trees.empty()) trees_.begin_projection(model, state, inverse_mass_);  // links: zero inverse mass
     // one problem per island (sim/islands.hpp), and only islands with an
     // overlap in them: elsewhere every gap is >= 0 and the projection is zero
-    find_islands(set_, finder.is_static(), islands_);
+    // a tree's links are one island (their rows couple through its M^-1)
+    tree_ends_.clear();
+    for (const TreeModel& t : model.trees)
+      for (std::uint32_t link : t.link_body) tree_ends_.emplace_back(t.link_body[0], link);
+    find_islands(set_, finder.is_static(), islands_, tree_ends_);
     displacement_.assign(nb, Vec6::Zero());
     int projected = 0;
     for (const Island& island : islands_) {
@@ -79,6 +89,7 @@ double PositionCorrector::correct(const Model& model, State& state, ContactFinde
     }
     if (projected == 0) break;  // nothing solved (or the SAT depth has no clipped overlap behind it)
     displace(model, displacement_, state);
+    if (!model.trees.empty()) trees_.finish_projection(model, state);  // q += M^-1 G p, links by kinematics
     check_finite(model, state);
     ++report.position_corrections;
     depth = deepest_penetration(model, state, finder.pairs());

@@ -34,6 +34,10 @@
 // repeated while the deepest overlap (separating axis theorem, as
 // StepReport::max_penetration) is above correction_tolerance, at most
 // correction_iterations times.
+// Kinematic trees (sim/tree_stepping.hpp) are projected in joint space, as a
+// step moves them: the rows on links enter through M(q)^-1 (A += R' M^-1 G)
+// and the tree's configuration moves by dq = M^-1 G p_n, its links following
+// by forward kinematics, so the correction never pulls a link off its joints.
 #pragma once
 
 #include "contact/contact_model.hpp"
@@ -43,6 +47,7 @@
 #include "sim/islands.hpp"
 #include "sim/solver_chain.hpp"
 #include "sim/step_report.hpp"
+#include "sim/tree_stepping.hpp"
 
 #include <memory>
 #include <vector>
@@ -74,6 +79,8 @@ class PositionCorrector {
   std::vector<Vec6> at_rest_, displacement_;
   StepProblem problem_;
   VecX z_;
+  TreeStepping trees_;  // kinematic trees: the projection in joint space
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> tree_ends_;  // (root link, link): one island per tree
 };
 
 }  // namespace pegsim

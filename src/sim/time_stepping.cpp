@@ -77,10 +77,9 @@ void TimeSteppingStepper::step(const Model& model, State& state, const StepNeeds
     StageTimer timer(report.profile, Stage::Penetration);
     report.penetration_before_correction = deepest_penetration(model, state, finder_.pairs());
   }
+  // trees are projected in joint space (sim/position_correction.hpp)
   report.max_penetration = correction_.correct(model, state, finder_, *contact_model_, solver_.chain(),
                                                report.penetration_before_correction, report);
-  // the correction moves link bodies as if free; trees keep their q (links restored)
-  if (!model.trees.empty()) sync_tree_bodies(model, state);
 }
 
 }  // namespace pegsim

@@ -292,4 +292,40 @@ void TreeStepping::finish_step(const Model& model, State& state) {
   sync_tree_bodies(model, state);
 }
 
+void TreeStepping::begin_projection(const Model& model, const State& state, std::vector<InverseMass>& inverse_mass) {
+  limits_.clear();
+  trees_.resize(model.trees.size());
+  tree_of_.assign(model.bodies.size(), -1);
+  link_of_.assign(model.bodies.size(), -1);
+  TreeKinematics kin;
+  for (std::size_t t = 0; t < model.trees.size(); ++t) {
+    const TreeModel& tm = model.trees[t];
+    const articulated::ArticulatedTree& tree = tm.tree;
+    Tree& d = trees_[t];
+    articulated::forward_kinematics(tree, state.trees[t].q, VecX(), kin);
+    d.inertia.compute(articulated::mass_matrix(tree, kin));
+    d.jacobian.resize(tree.link_count());
+    for (int i = 0; i < tree.link_count(); ++i) {
+      const std::uint32_t b = tm.link_body[i];
+      tree_of_[b] = static_cast<int>(t);
+      link_of_[b] = i;
+      d.jacobian[i] = articulated::point_jacobian(tree, kin, i, state.bodies[b].pose.position);
+      inverse_mass[b] = InverseMass{};
+    }
+    d.free_velocity = VecX::Zero(tree.nv());
+    d.impulse = VecX::Zero(tree.nv());
+  }
+}
+
+void TreeStepping::finish_projection(const Model& model, State& state) {
+  for (std::size_t t = 0; t < model.trees.size(); ++t) {
+    const articulated::ArticulatedTree& tree = model.trees[t].tree;
+    TreeState& ts = state.trees[t];
+    const VecX dq = trees_[t].inertia.solve(trees_[t].impulse);
+    ts.q = articulated::integrate_configuration(tree, ts.q, dq, 1.0);
+    articulated::normalize_configuration(tree, ts.q);
+  }
+  sync_tree_bodies(model, state);
+}
+
 }  // namespace pegsim

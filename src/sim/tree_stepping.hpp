@@ -86,6 +86,18 @@ class TreeStepping {
   // v+, q+, link bodies from forward kinematics; applied joint forces cleared.
   void finish_step(const Model& model, State& state);
 
+  // The position correction's projection (sim/position_correction.hpp) in
+  // joint space: begin_projection factors each tree's M(q) (no damping term:
+  // the projection is the M-weighted least displacement) and takes the link
+  // Jacobians at the current poses; link bodies get a zero InverseMass and the
+  // impulses are cleared, so that add_delassus and add_impulses work as in a
+  // step. No joint-limit rows: the projection leaves the limits to the steps.
+  void begin_projection(const Model& model, const State& state, std::vector<InverseMass>& inverse_mass);
+  // q moved by dq = M^-1 G z of the accumulated projection impulses (as
+  // integrate_configuration moves q by a velocity over a unit step); link
+  // bodies from forward kinematics, velocities unchanged.
+  void finish_projection(const Model& model, State& state);
+
  private:
   struct Tree {
     Eigen::LLT<MatX> inertia;   // M + h D

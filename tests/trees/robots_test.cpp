@@ -5,6 +5,7 @@
 #include "common/test_paths.hpp"
 
 #include "io/scene.hpp"
+#include "sim/tree_stepping.hpp"
 #include "sim/world.hpp"
 
 #include <gtest/gtest.h>
@@ -195,6 +196,52 @@ TEST(Robots, QuadrupedStandsUnderEveryContactModel) {
     EXPECT_EQ(off_ground, 0);
     EXPECT_GT(world.state().bodies[d.torso].pose.position.z(), 0.25);
   }
+}
+
+// Position correction (sim/position_correction.hpp) on a tree: the
+// quadruped placed 5 mm too low, its feet 3 mm into the ground, under the
+// Anitescu-Potra formulation (no psi/h term: the step stops the feet sinking
+// further but leaves the overlap; Stewart-Trinkle's would push them out with a
+// velocity). After the first step the projection has lifted the feet out
+// through the joints (the tree's q moved by M^-1 G p; the links follow by
+// forward kinematics, so none leaves its joint) below correction_tolerance, and
+// the step's velocities are the uncorrected run's bit for bit (the projection
+// moves poses only).
+TEST(Robots, PositionCorrectionLiftsASunkQuadrupedThroughItsJoints) {
+  Scene sunk = scene("quadruped-stand.yaml");
+  sunk.state.trees[0].q(2) -= 0.005;  // the floating root's position z (q = p, quaternion)
+  sync_tree_bodies(sunk.model, sunk.state);
+  double depth[2], lowest_shin[2];
+  VecX v[2], q[2];
+  for (int corrected = 0; corrected < 2; ++corrected) {
+    Scene s = sunk;
+    s.model.options.formulation = FormulationKind::AnitescuPotra;
+    s.model.options.position_correction = corrected == 1;
+    World world(s.model, s.state);
+    world.set_measure_penetration(true);
+    const StepReport& r = world.step();
+    depth[corrected] = r.max_penetration;
+    lowest_shin[corrected] = 1e300;
+    for (std::uint32_t b : dog_of(world.model()).shins)
+      lowest_shin[corrected] = std::min(lowest_shin[corrected], world.state().bodies[b].pose.position.z());
+    v[corrected] = world.state().trees[0].v;
+    q[corrected] = world.state().trees[0].q;
+    if (corrected) {
+      EXPECT_GE(r.position_corrections, 1);
+    }
+  }
+  std::printf("quadruped 3 mm into the ground, first step: deepest overlap %.3g m uncorrected, %.3g m corrected; "
+              "lowest shin lifted %.3g m by the correction\n", depth[0], depth[1], lowest_shin[1] - lowest_shin[0]);
+  EXPECT_GT(depth[0], 1e-3);                                   // the step alone leaves most of it
+  EXPECT_LT(depth[1], sunk.model.options.correction_tolerance);  // the projection removes it
+  // by lifting the feet (the M-weighted least displacement bends the light legs rather
+  // than raising the 4 kg torso): a foot rising by d lifts its shin's centre of mass,
+  // halfway up the shin, by between d / 2 (the shin turning about its knee) and d (the
+  // shin rising whole); measured 0.66 d
+  EXPECT_GT(lowest_shin[1] - lowest_shin[0], 0.5 * depth[0]);
+  EXPECT_LT(lowest_shin[1] - lowest_shin[0], 1.0 * depth[0]);
+  EXPECT_EQ(v[0], v[1]);                                       // velocities untouched
+  EXPECT_NE(q[0], q[1]);
 }
 
 struct Trot {
