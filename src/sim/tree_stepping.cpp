@@ -185,28 +185,44 @@ void TreeStepping::append_limit_rows(const std::vector<std::uint32_t>& island_bo
   lcp.A.resize(0, 0);  // assembled again from the structure with the tree terms
 }
 
-void TreeStepping::free_velocities(const Model& model, const State& state, std::vector<InverseMass>& inverse_mass,
-                                   std::vector<Vec6>& free_velocity) {
-  const double h = model.options.h;
+void TreeStepping::reset(const Model& model) {
   limits_.clear();
   trees_.resize(model.trees.size());
   tree_of_.assign(model.bodies.size(), -1);
   link_of_.assign(model.bodies.size(), -1);
+}
+
+MatX TreeStepping::link_terms(const Model& model, const State& state, std::size_t t, TreeKinematics& kin,
+                              std::vector<InverseMass>& inverse_mass) {
+  const TreeModel& tm = model.trees[t];
+  const articulated::ArticulatedTree& tree = tm.tree;
+  Tree& d = trees_[t];
+  articulated::forward_kinematics(tree, state.trees[t].q, VecX(), kin);
+  d.jacobian.resize(tree.link_count());
+  for (int i = 0; i < tree.link_count(); ++i) {
+    const std::uint32_t b = tm.link_body[i];
+    tree_of_[b] = static_cast<int>(t);
+    link_of_[b] = i;
+    d.jacobian[i] = articulated::point_jacobian(tree, kin, i, state.bodies[b].pose.position);
+    inverse_mass[b] = InverseMass{};
+  }
+  return articulated::mass_matrix(tree, kin);
+}
+
+void TreeStepping::free_velocities(const Model& model, const State& state, std::vector<InverseMass>& inverse_mass,
+                                   std::vector<Vec6>& free_velocity) {
+  const double h = model.options.h;
+  reset(model);
   TreeKinematics kin;
   for (std::size_t t = 0; t < model.trees.size(); ++t) {
     const TreeModel& tm = model.trees[t];
     const articulated::ArticulatedTree& tree = tm.tree;
     const TreeState& ts = state.trees[t];
     Tree& d = trees_[t];
-    articulated::forward_kinematics(tree, ts.q, VecX(), kin);
-    MatX M = articulated::mass_matrix(tree, kin);
+    MatX M = link_terms(model, state, t, kin, inverse_mass);
     VecX force = ts.tau.size() == tree.nv() ? ts.tau : VecX::Zero(tree.nv());
-    d.jacobian.resize(tree.link_count());
     for (int i = 0; i < tree.link_count(); ++i) {
       const std::uint32_t b = tm.link_body[i];
-      tree_of_[b] = static_cast<int>(t);
-      link_of_[b] = i;
-      d.jacobian[i] = articulated::point_jacobian(tree, kin, i, state.bodies[b].pose.position);
       Vec6 wrench;  // a force and torque set on the link body (BodyState::force, torque)
       wrench << state.bodies[b].force, state.bodies[b].torque;
       if (!wrench.isZero(0.0)) force += d.jacobian[i].transpose() * wrench;
@@ -220,11 +236,7 @@ void TreeStepping::free_velocities(const Model& model, const State& state, std::
     force -= damping.cwiseProduct(ts.v);
     d.free_velocity = ts.v + d.inertia.solve(h * force);
     d.impulse = VecX::Zero(tree.nv());
-    for (int i = 0; i < tree.link_count(); ++i) {
-      const std::uint32_t b = tm.link_body[i];
-      inverse_mass[b] = InverseMass{};
-      free_velocity[b] = d.jacobian[i] * d.free_velocity;
-    }
+    for (int i = 0; i < tree.link_count(); ++i) free_velocity[tm.link_body[i]] = d.jacobian[i] * d.free_velocity;
     find_limits(model, state, kin, static_cast<int>(t));
   }
 }
@@ -293,27 +305,13 @@ void TreeStepping::finish_step(const Model& model, State& state) {
 }
 
 void TreeStepping::begin_projection(const Model& model, const State& state, std::vector<InverseMass>& inverse_mass) {
-  limits_.clear();
-  trees_.resize(model.trees.size());
-  tree_of_.assign(model.bodies.size(), -1);
-  link_of_.assign(model.bodies.size(), -1);
+  reset(model);
   TreeKinematics kin;
   for (std::size_t t = 0; t < model.trees.size(); ++t) {
-    const TreeModel& tm = model.trees[t];
-    const articulated::ArticulatedTree& tree = tm.tree;
     Tree& d = trees_[t];
-    articulated::forward_kinematics(tree, state.trees[t].q, VecX(), kin);
-    d.inertia.compute(articulated::mass_matrix(tree, kin));
-    d.jacobian.resize(tree.link_count());
-    for (int i = 0; i < tree.link_count(); ++i) {
-      const std::uint32_t b = tm.link_body[i];
-      tree_of_[b] = static_cast<int>(t);
-      link_of_[b] = i;
-      d.jacobian[i] = articulated::point_jacobian(tree, kin, i, state.bodies[b].pose.position);
-      inverse_mass[b] = InverseMass{};
-    }
-    d.free_velocity = VecX::Zero(tree.nv());
-    d.impulse = VecX::Zero(tree.nv());
+    d.inertia.compute(link_terms(model, state, t, kin, inverse_mass));  // M(q), no damping term
+    d.free_velocity = VecX::Zero(model.trees[t].tree.nv());
+    d.impulse = VecX::Zero(model.trees[t].tree.nv());
   }
 }
 

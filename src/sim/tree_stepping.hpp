@@ -104,6 +104,13 @@ class TreeStepping {
     std::vector<MatX> jacobian; // per link: 6 x nv at its centre of mass, [v_com; omega]
     VecX free_velocity, impulse;
   };
+  // per-tree data and body maps sized for `model`, limit rows cleared
+  void reset(const Model& model);
+  // tree t at its q: kinematics into `kin`, its links' Jacobians at their
+  // bodies' centres of mass, the link bodies mapped and given a zero
+  // InverseMass; returns M(q) (CRBA)
+  MatX link_terms(const Model& model, const State& state, std::size_t t, articulated::TreeKinematics& kin,
+                  std::vector<InverseMass>& inverse_mass);
   // adds J_i' j for the ends of `row` (its bodies numbered as in `st`) on
   // links of tree t into `out`; false when none
   bool add_row(const LcpStructure& st, const JacobianRow& row, int t, double scale, VecX& out) const;
