@@ -2,6 +2,7 @@
 // Python: joint-space state, applied joint forces, and the dynamics terms a
 // controller needs, as numpy arrays (docs/python.md, "Robots"):
 //   World.robot_names, robot_q(r), robot_v(r), set_robot_torque(r, tau)
+//   World.set_robot_state(r, q=None, v=None)     a new q and/or v between steps (links follow)
 //   World.mass_matrix(r, q=None)                 M(q), CRBA (nv x nv)
 //   World.bias_forces(r, q=None, v=None)         C(q, v) with gravity, RNEA (nv)
 //   World.inverse_dynamics(r, qdd, q=None, v=None)  M qdd + C (nv)
@@ -10,6 +11,7 @@
 #include "world_handle.hpp"
 
 #include "articulated/dynamics.hpp"
+#include "sim/tree_stepping.hpp"
 
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
@@ -59,6 +61,18 @@ void bind_trees(py::module_& m) {
       TreeState& ts = w.world.state().trees[robot_of(w, r)];
       ts.tau = sized(tau, ts.v, "tau");
     }, "joint forces for the coming step (cleared after it)")
+   .def("set_robot_state", [](WorldHandle& w, py::handle r, std::optional<VecX> q, std::optional<VecX> v) {
+      const std::size_t t = robot_of(w, r);
+      TreeState& ts = w.world.state().trees[t];
+      VecX new_q = sized(q, ts.q, "q");
+      const VecX new_v = sized(v, ts.v, "v");  // both checked before either is set
+      articulated::normalize_configuration(w.world.model().trees[t].tree, new_q);
+      if (!new_q.allFinite()) throw std::invalid_argument("q: a joint quaternion of zero length");
+      ts.q = std::move(new_q);
+      ts.v = new_v;
+      sync_tree_bodies(w.world.model(), w.world.state());  // the links' poses and velocities from q, v
+    }, py::arg("robot"), py::arg("q") = py::none(), py::arg("v") = py::none(),
+    "sets the robot's joint positions q (quaternions normalised) and/or velocities v between steps; its links follow")
    .def("mass_matrix", [](const WorldHandle& w, py::handle r, std::optional<VecX> q) -> MatX {
       const std::size_t t = robot_of(w, r);
       return articulated::mass_matrix(w.world.model().trees[t].tree, sized(q, w.world.state().trees[t].q, "q"));

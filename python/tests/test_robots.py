@@ -45,3 +45,27 @@ def test_gravity_compensation_holds_the_arm_still_and_jacobian_axes():
     J = w.link_jacobian("arm", "flange")
     assert J.shape == (6, 7)
     assert np.allclose(J[3:, 0], [0.0, 0.0, 1.0], atol=1e-15)  # the base yaw axis is world z
+
+
+def test_set_robot_state_moves_the_links_with_the_joints():
+    w = arm_world()
+    link2 = w.body("arm/link2")
+    q = np.zeros(7)
+    q[1] = np.pi / 2  # shoulder pitch: link2 (centre of mass 0.1 m along it, pitch axis at z = 0.34) points along +x
+    v = np.zeros(7)
+    v[0] = 1.0  # shoulder yaw at 1 rad/s: link2's centre of mass moves at omega x r = (0, 0.1, 0)
+    w.set_robot_state("arm", q=q, v=v)
+    assert np.allclose(w.robot_q("arm"), q) and np.allclose(w.robot_v("arm"), v)
+    assert np.allclose(w.positions[link2], [0.1, 0.0, 0.34], atol=1e-12)
+    assert np.allclose(w.linear_velocities[link2], [0.0, 0.1, 0.0], atol=1e-12)
+    assert np.allclose(w.angular_velocities[link2], [0.0, 0.0, 1.0], atol=1e-12)
+    w.set_robot_state("arm", v=np.zeros(7))  # v alone: q kept
+    assert np.allclose(w.robot_q("arm"), q)
+    for bad, message in ((np.zeros(6), "needs 7 entries"), (np.full(7, np.nan), "must be finite")):
+        try:
+            w.set_robot_state("arm", q=bad)
+        except ValueError as e:
+            assert message in str(e)
+        else:
+            raise AssertionError("no error for " + message)
+    assert np.allclose(w.robot_q("arm"), q)  # a refused state changes nothing
