@@ -72,12 +72,6 @@ double shoulder_error(double t, double yaw, double pitch) {
   return std::max(std::abs(yaw - std::sin(t) / 4), std::abs(pitch - std::sin(2 * t) / 4));
 }
 
-int find_link(const articulated::ArticulatedTree& tree, const std::string& name) {
-  for (int i = 0; i < tree.link_count(); ++i)
-    if (tree.link(i).name == name) return i;
-  return -1;
-}
-
 int find_body(const Model& m, const std::string& name) {
   for (std::size_t i = 0; i < m.bodies.size(); ++i)
     if (m.bodies[i].name == name) return static_cast<int>(i);
@@ -146,7 +140,7 @@ Result run_mujoco(const Scene& s, long steps) {
     for (int k = 0; k < 3; ++k) q[k] = b.pose.position[k], v[k] = b.linear_velocity[k], v[3 + k] = w[k];
     q[3] = b.pose.orientation.w(), q[4] = b.pose.orientation.x(), q[5] = b.pose.orientation.y(), q[6] = b.pose.orientation.z();
     ball_body = mj_name2id(m, mjOBJ_BODY, named("b", ball).c_str());
-    if (const int pad = find_link(tree, "left_pad"); pad >= 0)
+    if (const int pad = tree.find_link("left_pad"); pad >= 0)
       pad_body = mj_name2id(m, mjOBJ_BODY, named("t0_", pad).c_str());
   }
   // the scene's PD controllers, as World runs them (joints/controllers.hpp): on the measurement, clamped
@@ -159,8 +153,8 @@ Result run_mujoco(const Scene& s, long steps) {
     const int j = joint_id(spec.joint);
     pds.push_back({PdController(s.model, spec), m->jnt_qposadr[j], m->jnt_dofadr[j]});
   }
-  const int yaw = m->jnt_qposadr[joint_id(find_link(tree, "link1"))];
-  const int pitch = m->jnt_qposadr[joint_id(find_link(tree, "link2"))];
+  const int yaw = m->jnt_qposadr[joint_id(tree.find_link("link1"))];
+  const int pitch = m->jnt_qposadr[joint_id(tree.find_link("link2"))];
   mj_forward(m, d);
   auto in_pad = [&] {
     const Mat3 R = Eigen::Map<const Eigen::Matrix<mjtNum, 3, 3, Eigen::RowMajor>>(d->xmat + 9 * pad_body);

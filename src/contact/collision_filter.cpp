@@ -6,7 +6,10 @@
 namespace pegsim {
 
 void CollisionFilter::reset(const Model& model) {
-  tree_of_.assign(model.bodies.size(), kLoose);
+  // no trees: an empty table (may_touch reads a body past its end as loose), so
+  // a scene of loose bodies pays nothing here each step
+  tree_of_.clear();
+  if (!model.trees.empty()) tree_of_.assign(model.bodies.size(), kLoose);
   for (std::size_t t = 0; t < model.trees.size(); ++t) {
     const TreeModel& tm = model.trees[t];
     for (std::size_t i = 0; i < tm.link_body.size(); ++i)

@@ -18,6 +18,17 @@ int find_tree_joint(const articulated::ArticulatedTree& tree, const std::string&
   return -1;
 }
 
+// The link of robot `name`'s 1-dof joint `joint` (revolute, continuous or
+// prismatic: one entry of q and of v); `value` fails, naming the field, otherwise.
+int single_coordinate_link(const articulated::ArticulatedTree& tree, const std::string& name, const std::string& joint,
+                           const Field& value) {
+  const int link = find_tree_joint(tree, joint);
+  if (link < 0) value.fail("robot '" + name + "' has no joint '" + joint + "'");
+  if (tree.link(link).nq() != 1 || tree.link(link).nv() != 1)
+    value.fail("joint '" + joint + "' has no single coordinate to set");
+  return link;
+}
+
 // The tree's initial v: joint_velocities of 1-dof joints (rad/s, m/s), and for
 // a floating base its root's velocity and angular_velocity (world frame; the
 // velocity is that of the root link's frame origin, the robot's `position`),
@@ -27,12 +38,9 @@ VecX initial_velocity(const Field& f, const std::string& name, const articulated
                       const UrdfOptions& options) {
   VecX v = VecX::Zero(tree.nv());
   if (const Field rates = f["joint_velocities"]; rates.present())
-    for (const auto& [joint, value] : rates.entries("joint")) {
-      const int link = find_tree_joint(tree, joint);
-      if (link < 0) value.fail("robot '" + name + "' has no joint '" + joint + "'");
-      if (tree.link(link).nv() != 1) value.fail("joint '" + joint + "' has no single coordinate to set");
-      v(tree.link(link).v_index) = within(value, value.number(), scene_limits::kMaxSpeed, "rad/s or m/s");
-    }
+    for (const auto& [joint, value] : rates.entries("joint"))
+      v(tree.link(single_coordinate_link(tree, name, joint, value)).v_index) =
+          within(value, value.number(), scene_limits::kMaxSpeed, "rad/s or m/s");
   const Mat3 Rt = options.base.orientation.toRotationMatrix().transpose();
   const char* fixed = "a fixed base does not move; give fixed_base: false for a floating base";
   if (const Field w = f["angular_velocity"]; w.present()) {
@@ -77,10 +85,7 @@ void parse_robots(const Field& robots, Model& model, State& state) {
     VecX q = robot.tree.neutral_configuration();
     if (const Field joints = f["joints"]; joints.present())
       for (const auto& [joint, value] : joints.entries("joint")) {
-        const int link = find_tree_joint(robot.tree, joint);
-        if (link < 0) value.fail("robot '" + name + "' has no joint '" + joint + "'");
-        if (robot.tree.link(link).nq() != 1) value.fail("joint '" + joint + "' has no single coordinate to set");
-        q(robot.tree.link(link).q_index) = value.number();
+        q(robot.tree.link(single_coordinate_link(robot.tree, name, joint, value)).q_index) = value.number();
       }
     const VecX v = initial_velocity(f, name, robot.tree, options);
     try {

@@ -74,8 +74,10 @@ void ContactFinder::find(const Model& model, const State& state, const std::vect
       boxes_[i] = swept_box(model.bodies[i].shape, s.pose, next, body_eps_[i]);
     }
     broadphase_.find_pairs(boxes_, is_static_, pairs_);
-    filter_.reset(model);  // links of one tree, joined bodies (contact/collision_filter.hpp)
-    std::erase_if(pairs_, [&](const BodyPair& p) { return !filter_.may_touch(p.a, p.b); });
+    if (!model.trees.empty() || !model.joints.empty()) {  // links of one tree, joined bodies (contact/collision_filter.hpp)
+      filter_.reset(model);
+      std::erase_if(pairs_, [&](const BodyPair& p) { return !filter_.may_touch(p.a, p.b); });
+    }
   }
   StageTimer timer(profile, Stage::Narrowphase);
   narrowphase(model, state, &free_velocity);
