@@ -1,13 +1,13 @@
 // pegsim_robot_bench (issue 13's speed benchmark): the shipped 7-DOF arm
 // (data/robots/arm7.urdf) in free motion, and with its gripper holding a ball
-// (scenes/arm7-grasp-ball.yaml), stepped in pegsim and, in the same run, in
+// and a box (scenes/arm7-grasp-ball.yaml, arm7-grasp-box.yaml), stepped in pegsim and, in the same run, in
 // MuJoCo 2.2 (Debian's libmujoco-dev) loading the same robot written as MJCF
 // (robot_mjcf.hpp). Both run the scene's PD controllers (MuJoCo's through
 // qfrc_applied, computed the same way each step, inside the timed loop) at the
 // same h with their own defaults otherwise (pegsim: PEG, Lemke; MuJoCo: soft
 // contact, pyramidal cone, Newton, Euler). Prints per case and engine the time
 // per step, steps per second, mean contacts, the shoulder's tracking error and,
-// holding, the ball's drift in the pad's frame; then pegsim's time over MuJoCo's
+// holding, the object's drift in the pad's frame; then pegsim's time over MuJoCo's
 // and the largest difference of the two engines' joint angles (free motion:
 // the same semi-implicit Euler step on the same model, so round-off; an
 // independent check of pegsim's CRBA / RNEA tree dynamics).
@@ -42,6 +42,7 @@ namespace {
 struct Case {
   std::string name;
   Scene scene;
+  std::string object;  // the body held (its drift in the pad is measured); empty: none
 };
 
 struct Result {
@@ -65,7 +66,7 @@ Case free_motion() {
       "bodies:\n  - {name: marker, static: true, shape: {box: [0.01, 0.01, 0.01]}, position: [0, 0, -5]}\n"
       "robots:\n  - {name: arm, urdf: " + repo + "/data/robots/arm7.urdf, joint_velocities: {shoulder_yaw: 0.25, "
       "shoulder_pitch: 0.5}}\ncontrollers:\n" + controllers;
-  return {"arm7, free motion", load_scene_string(text, "arm7-free")};
+  return {"arm7, free motion", load_scene_string(text, "arm7-free"), ""};
 }
 
 double shoulder_error(double t, double yaw, double pitch) {
@@ -78,9 +79,10 @@ int find_body(const Model& m, const std::string& name) {
   return -1;
 }
 
-Result run_pegsim(const Scene& s, long steps) {
+Result run_pegsim(const Case& c, long steps) {
+  const Scene& s = c.scene;
   World world(s.model, s.state);
-  const int ball = find_body(world.model(), "ball"), pad = find_body(world.model(), "arm/left_pad");
+  const int ball = c.object.empty() ? -1 : find_body(world.model(), c.object), pad = find_body(world.model(), "arm/left_pad");
   auto in_pad = [&] { return world.state().bodies[pad].pose.to_body(world.state().bodies[ball].pose.position); };
   const Vec3 start = ball >= 0 && pad >= 0 ? in_pad() : Vec3::Zero();
   Result r;
@@ -103,7 +105,8 @@ Result run_pegsim(const Scene& s, long steps) {
 
 void quiet(const char* message) { std::fprintf(stderr, "mujoco: warning: %s\n", message); }
 
-Result run_mujoco(const Scene& s, long steps) {
+Result run_mujoco(const Case& c, long steps) {
+  const Scene& s = c.scene;
   mju_user_warning = &quiet;
   char dir[] = "/tmp/pegsim_robot_bench_XXXXXX";
   if (!mkdtemp(dir)) throw std::runtime_error("cannot make a temporary directory");
@@ -129,7 +132,7 @@ Result run_mujoco(const Scene& s, long steps) {
     d->qpos[m->jnt_qposadr[j]] = s.state.trees[0].q(tree.link(i).q_index);
     d->qvel[m->jnt_dofadr[j]] = s.state.trees[0].v(tree.link(i).v_index);
   }
-  const int ball = find_body(s.model, "ball");
+  const int ball = c.object.empty() ? -1 : find_body(s.model, c.object);
   int ball_body = -1, pad_body = -1;
   if (ball >= 0) {
     const BodyState& b = s.state.bodies[static_cast<std::size_t>(ball)];
@@ -197,7 +200,7 @@ Result run_mujoco(const Scene& s, long steps) {
 void print(const std::string& engine, const Result& r) {
   std::printf("  %-8s %9.1f us/step %10.0f steps/s  contacts %5.2f  shoulder tracking %.2e rad", engine.c_str(),
               1e6 * r.seconds_per_step, 1.0 / r.seconds_per_step, r.contacts, r.tracking);
-  if (r.drift >= 0.0) std::printf("  ball drift in the pad %.2e m", r.drift);
+  if (r.drift >= 0.0) std::printf("  drift in the pad %.2e m", r.drift);
   std::printf("\n");
 }
 
@@ -220,7 +223,8 @@ int main(int argc, char** argv) {
   std::vector<Case> cases;
   try {
   cases.push_back(free_motion());
-  cases.push_back({"arm7 with gripper, holding a ball", pegsim::load_scene_file(repo + "/scenes/arm7-grasp-ball.yaml")});
+  cases.push_back({"arm7 with gripper, holding a ball", pegsim::load_scene_file(repo + "/scenes/arm7-grasp-ball.yaml"), "ball"});
+  cases.push_back({"arm7 with gripper, holding a box", pegsim::load_scene_file(repo + "/scenes/arm7-grasp-box.yaml"), "box"});
   for (std::size_t k = 0; k < cases.size() && !mjcf_prefix.empty(); ++k)
     std::ofstream(mjcf_prefix + std::to_string(k) + ".xml") << robot_mjcf(cases[k].scene.model, cases[k].scene.state);
   for (const Case& c : cases) {
@@ -228,7 +232,7 @@ int main(int argc, char** argv) {
     Result best_p, best_m;
     best_p.seconds_per_step = best_m.seconds_per_step = 1e300;
     for (int k = 0; k < repeat; ++k) {  // alternating, so a busy moment of the machine hits both
-      const Result p = run_pegsim(c.scene, steps), m = run_mujoco(c.scene, steps);
+      const Result p = run_pegsim(c, steps), m = run_mujoco(c, steps);
       if (p.seconds_per_step < best_p.seconds_per_step) best_p = p;
       if (m.seconds_per_step < best_m.seconds_per_step) best_m = m;
     }

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -79,6 +80,17 @@ class Writer {
            num(I(1, 1)) + " " + num(I(2, 2)) + " " + num(I(0, 1)) + " " + num(I(0, 2)) + " " + num(I(1, 2)) + "\"/>";
   }
 
+  // The half extents of a polyhedron that is an axis-aligned box centred on the origin (a
+  // scene's box: shape), none for any other.
+  static std::optional<Vec3> box_half_extents(const Polyhedron& p) {
+    if (p.vertices.size() != 8 || p.faces.size() != 6) return std::nullopt;
+    const Vec3 half = p.vertices[0].cwiseAbs();
+    for (const Vec3& v : p.vertices)
+      if ((v.cwiseAbs() - half).cwiseAbs().maxCoeff() > 1e-12 * half.maxCoeff()) return std::nullopt;
+    if (!(half.minCoeff() > 0.0)) return std::nullopt;
+    return half;
+  }
+
   // the shape's geoms; `offset`: the body frame's origin in the geom parent's frame (a link's centre of mass)
   std::string geoms(const Shape& shape, const Vec3& offset, const std::string& id, bool link, const std::string& indent) {
     const std::string flags = link ? link_geom() : other();
@@ -86,7 +98,12 @@ class Writer {
     for (int part = 0; part < part_count(shape); ++part) {
       const Shape& s = part_of(shape, part);
       const std::string name = id + label("_%zu", static_cast<std::size_t>(part));
-      if (const auto* p = std::get_if<Polyhedron>(&s)) {
+      if (const auto* p = std::get_if<Polyhedron>(&s); p && box_half_extents(*p)) {
+        // a box centred on its frame's origin: MuJoCo's own box (its box-box test gives up to
+        // 8 contacts, its mesh pairs one)
+        g << indent << "<geom name=\"" << name << "\" type=\"box\" size=\"" << vec(*box_half_extents(*p)) << "\" pos=\""
+          << vec(offset) << "\" " << flags << "/>\n";
+      } else if (p) {
         assets_ << "    <mesh name=\"" << name << "\" vertex=\"";
         for (std::size_t v = 0; v < p->vertices.size(); ++v) assets_ << (v ? " " : "") << vec(p->vertices[v] + offset);
         assets_ << "\"/>\n";

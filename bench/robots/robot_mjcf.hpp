@@ -4,7 +4,8 @@
 // joint there (revolute: hinge, prismatic: slide, about the link's axis; fixed:
 // none; limits as MJCF ranges), its inertial (centre of mass, mass, full
 // inertia) and its collision shape as geoms in the link frame (a polyhedron:
-// a mesh of its vertices, which MuJoCo hulls; a sphere or a cylinder: MuJoCo's
+// a mesh of its vertices, which MuJoCo hulls,
+// or MuJoCo's box when it is an axis-aligned box centred on the frame; a sphere or a cylinder: MuJoCo's
 // own, whose axis is z as ours; a compound: one geom a part). Loose dynamic
 // bodies get a free joint, static half-spaces a plane, other static bodies
 // world geoms. As in pegsim, a robot's links do not collide with each other:

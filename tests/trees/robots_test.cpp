@@ -1,5 +1,6 @@
 // The shipped robots in their scenes: the 7-DOF arm with a two-jaw gripper
-// holding a ball (scenes/arm7-grasp-ball.yaml, the Drumwright-Shell grasp) and
+// holding a ball and a box (scenes/arm7-grasp-ball.yaml, arm7-grasp-box.yaml,
+// the Drumwright-Shell grasp) and
 // the quadruped standing and trotting (scenes/quadruped-stand.yaml,
 // quadruped-trot.yaml). URDF files: data/robots/.
 #include "common/test_paths.hpp"
@@ -29,10 +30,10 @@ std::uint32_t body_named(const Model& model, const std::string& name) {
 // ---------------------------------------------------------------- the grasp
 
 struct Grasp {
-  double drift = 0.0;     // largest distance the ball's centre moved in the left pad's frame
+  double drift = 0.0;     // largest distance the object's centre moved in the left pad's frame
   double estimate = 0.0;  // sum over the steps of 1/2 h^2 |omega_palm|^2 r (below)
-  double max_penetration = 0.0, ball_above_palm = 0.0;
-  int solver_failures = 0, steps_without_two_contacts = 0;
+  double max_penetration = 0.0, above_palm = 0.0;  // the object's centre, in the palm's frame at the end
+  int solver_failures = 0, steps_off_contact_count = 0;  // steps whose contact count was not `contacts`
 };
 
 // The grasp runs `seconds` at step h. Time stepping integrates each position
@@ -47,13 +48,15 @@ struct Grasp {
 // every step), so it accumulates into a creep of the ball along the fingers
 // that is first order in h and vanishes as h -> 0: a discretization error of
 // the integrator, not slip of the contact.
-Grasp run_grasp(double h, double seconds) {
-  Scene s = scene("arm7-grasp-ball.yaml");
+// The same holds for the box's centre (its contacts stick as the ball's).
+// `object`: the held body; `contacts`: how many it has with the pads when held.
+Grasp run_grasp(const std::string& scene_file, const std::string& object, int contacts, double h, double seconds) {
+  Scene s = scene(scene_file);
   s.model.options.h = h;
   World world(s.model, s.state);
   world.set_measure_penetration(true);
   const Model& m = world.model();
-  const std::uint32_t ball = body_named(m, "ball"), palm = body_named(m, "arm/palm"), pad = body_named(m, "arm/left_pad");
+  const std::uint32_t ball = body_named(m, object), palm = body_named(m, "arm/palm"), pad = body_named(m, "arm/left_pad");
   const Vec3 shoulder(0.0, 0.0, 0.34);  // shoulder_pitch's axis passes here (arm7-gripper.urdf)
   auto in_pad = [&] {
     const State& st = world.state();
@@ -69,33 +72,54 @@ Grasp run_grasp(double h, double seconds) {
     const StepReport& rep = world.step();
     g.solver_failures += rep.solver_failures;
     g.max_penetration = std::max(g.max_penetration, rep.max_penetration);
-    if (rep.contacts_found != 2) ++g.steps_without_two_contacts;
+    if (rep.contacts_found != contacts) ++g.steps_off_contact_count;
     g.drift = std::max(g.drift, (in_pad() - start).norm());
   }
   const State& st = world.state();
-  g.ball_above_palm = st.bodies[palm].pose.to_body(st.bodies[ball].pose.position).z();
+  g.above_palm = st.bodies[palm].pose.to_body(st.bodies[ball].pose.position).z();
   return g;
 }
 
 TEST(Robots, Arm7HoldsTheBallWhileTheShoulderSwings) {
-  const Grasp a = run_grasp(0.001, 3.0), b = run_grasp(0.0005, 3.0);
+  const Grasp a = run_grasp("arm7-grasp-ball.yaml", "ball", 2, 0.001, 3.0),
+              b = run_grasp("arm7-grasp-ball.yaml", "ball", 2, 0.0005, 3.0);
   std::printf("arm7-grasp-ball, 3 s: ball drift in the pad %.3g m at h = 0.001 (centripetal estimate %.3g), "
               "%.3g m at h = 0.0005 (%.3g); ratio %.3f; deepest overlap %.3g m\n",
               a.drift, a.estimate, b.drift, b.estimate, b.drift / a.drift, std::max(a.max_penetration, b.max_penetration));
   for (const Grasp& g : {a, b}) {
     EXPECT_EQ(g.solver_failures, 0);
-    EXPECT_EQ(g.steps_without_two_contacts, 0);  // one contact per jaw every step: never let go
+    EXPECT_EQ(g.steps_off_contact_count, 0);  // one contact per jaw every step: never let go
     // each step's overlap is at most one step's sag, 1/2 h^2 |omega|^2 r <= 0.5e-6 * 0.6^2 * 1.1
     // = 2e-7 m at h = 0.001 (|omega| <= 0.6 rad/s here), taken back by the next step's psi/h
     EXPECT_LT(g.max_penetration, 1e-6);
     // still between the pads: its centre 0.045 m above the palm's top at the start,
     // 0.06 m above the palm's centre of mass (its body frame's origin, 0.015 m below the top)
-    EXPECT_NEAR(g.ball_above_palm, 0.06, 0.002);
+    EXPECT_NEAR(g.above_palm, 0.06, 0.002);
     // the creep is the integrator's sag and no more (measured 0.76 of the estimate,
     // which takes r to the shoulder rather than to each axis)
     EXPECT_LT(g.drift, g.estimate);
   }
   // and it is first order: halving h halves it (measured 0.500)
+  EXPECT_NEAR(b.drift / a.drift, 0.5, 0.05);
+}
+
+// The box: 8 contacts (each pad's two top corners on the box's face, its side
+// edges across the box's bottom edge), a redundant face grasp. The same bounds
+// as the ball's: the creep is the integrator's sag, first order in h.
+TEST(Robots, Arm7HoldsTheBoxWhileTheShoulderSwings) {
+  const Grasp a = run_grasp("arm7-grasp-box.yaml", "box", 8, 0.001, 3.0),
+              b = run_grasp("arm7-grasp-box.yaml", "box", 8, 0.0005, 3.0);
+  std::printf("arm7-grasp-box, 3 s: box drift in the pad %.3g m at h = 0.001 (centripetal estimate %.3g), "
+              "%.3g m at h = 0.0005 (%.3g); ratio %.3f; deepest overlap %.3g m\n",
+              a.drift, a.estimate, b.drift, b.estimate, b.drift / a.drift, std::max(a.max_penetration, b.max_penetration));
+  for (const Grasp& g : {a, b}) {
+    EXPECT_EQ(g.solver_failures, 0);
+    EXPECT_EQ(g.steps_off_contact_count, 0);  // four contacts per jaw every step
+    EXPECT_LT(g.max_penetration, 1e-6);       // as for the ball: one step's sag, taken back by psi/h
+    // its centre 0.055 m above the palm's top, 0.07 m above the palm's body frame
+    EXPECT_NEAR(g.above_palm, 0.07, 0.002);
+    EXPECT_LT(g.drift, g.estimate);
+  }
   EXPECT_NEAR(b.drift / a.drift, 0.5, 0.05);
 }
 
