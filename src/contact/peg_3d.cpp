@@ -94,6 +94,26 @@
 //    150 rad/s (pour seed 53). So a violated edge-edge contact whose lines
 //    meet on both segments is constrained only when the parts overlap at all
 //    (admissible() below); P5's rule stays for the others.
+// P7 Algorithm 14 skips an X-constraint whose edge-edge contact C(e_a, e_b),
+//    or its flipped copy C4, pushes opposite its facet contact C(v_a, f)
+//    (normals opposite within the angle of applicability, sin(theta) =
+//    -eps_theta, under which PEG takes directions as one). That happens where e_a lies
+//    flat in f (a pad's edge flush with a box's face, its corner at the box's
+//    edge): the edge-edge contact is then the facet contact with its normal
+//    reversed at (up to the edges' crossing point) the same place, rho_C =
+//    -rho_f, and max(rho_f, rho_C) = |rho_f| >= 0 holds for every motion: the
+//    X-constraint excludes nothing (tilted by theta, a wedge of motions theta
+//    wide). Its one force, though, may act whenever
+//    rho_f = 0 (dynamics/peg_rows.cpp F2), opposite the vertex's own I- or
+//    U-constraint force on C(v_a, f): a pair of opposing impulses of any size,
+//    and friction bounded by them, so any friction at all. arm7-gripper holding
+//    a 6 cm cube level with the pads' top corners met such pairs of 1.2e7 N s
+//    in a solve accepted at tolerance 1e-7; they threw the pads apart at
+//    0.42 m/s (docs/experiments.md, "arm7-grasp-box"). A tighter angle does
+//    not do: the placement stays flush only to about 1e-5 rad, and a pair
+//    tilted by theta still cancels all but theta of its size (6.4e4 N s pairs
+//    at 1e-6 rad). The vertex's I-constraint over its facets still holds it
+//    outside the body.
 //
 // LNC (PegVariant::Lnc): step 1 with every contact a primary (no C-split) and
 // every lone contact constrained, no step 2, and a U-constraint on every
@@ -219,21 +239,33 @@ class Pair3d {
           pose_p.rotate(p.vertices[static_cast<std::size_t>(other)] - p.vertices[static_cast<std::size_t>(v_a)]).normalized();
       const double side = direction.dot(orientation);
       const double gap = contacts_[cee].gap;
+      const Contact& c3 = contacts_[cee];
       if (side >= threshold) {  // only e_b.f_1
-        if (usable(gap)) writer_.x(writer_.add(c1), writer_.add(cee));
+        if (usable(gap) && !opposed(contacts_[c1], c3)) writer_.x(writer_.add(c1), writer_.add(cee));
       } else if (side <= -threshold) {  // only e_b.f_2
-        if (usable(gap)) writer_.x(writer_.add(c2), writer_.add(cee));
+        if (usable(gap) && !opposed(contacts_[c2], c3)) writer_.x(writer_.add(c2), writer_.add(cee));
       } else {  // both facets: C3 = C(e_a, e_b), C4 = C3 with its normal flipped
-        Contact flipped = contacts_[cee];
+        Contact flipped = c3;
         flipped.normal = -flipped.normal;
         flipped.gap = -flipped.gap;
         flipped.features.primary = flipped.features.applicability >= eps_theta && flipped.gap >= -model_.options.eps_feasible;
         const int with_c3 = side >= 0.0 ? c1 : c2;
         const int with_c4 = side >= 0.0 ? c2 : c1;
-        if (usable(gap)) writer_.x(writer_.add(with_c3), writer_.add(cee));
-        if (usable(flipped.gap)) writer_.x(writer_.add(with_c4), writer_.add_new(flipped));
+        if (usable(gap) && !opposed(contacts_[with_c3], c3)) writer_.x(writer_.add(with_c3), writer_.add(cee));
+        if (usable(flipped.gap) && !opposed(contacts_[with_c4], flipped))
+          writer_.x(writer_.add(with_c4), writer_.add_new(flipped));
       }
     }
+  }
+
+  // P7: the facet contact `facet` and the edge-edge contact (or flipped
+  // copy) `edge` of an X-constraint push opposite ways, their normals taken
+  // between the same two bodies (each Contact's normal points from its
+  // body_a onto its body_b, and the two may name the bodies in either order).
+  bool opposed(const Contact& facet, const Contact& edge) const {
+    const Vec3 n = edge.body_a == facet.body_a ? edge.normal : Vec3(-edge.normal);
+    const double sin_theta = std::min(1.0, std::abs(model_.options.eps_theta));
+    return facet.normal.dot(n) <= -std::sqrt(1.0 - sin_theta * sin_theta);
   }
 
   // World end points of edge e of body b (tail, head).

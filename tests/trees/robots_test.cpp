@@ -114,6 +114,51 @@ TEST(Robots, Arm7HoldsTheBallWhileTheShoulderSwings) { expect_held("arm7-grasp-b
 // above the palm's top, 0.07 m above the palm's body frame.
 TEST(Robots, Arm7HoldsTheBoxWhileTheShoulderSwings) { expect_held("arm7-grasp-box.yaml", "box", 8, 0.07); }
 
+// A degenerate placement of the same grasp: a 6 cm cube whose top face is
+// level with the pads' top corners, so each corner sits on the cube's top edge
+// with the pad's top edge flush in the cube's side face. PEG's Algorithm 14
+// then meets edge-edge contacts that are the side-face contact reversed at the
+// same point; an X-constraint over one admitted a pair of opposing impulses of
+// any size (2.2e5 N s within these 300 steps; 1.2e7 N s in the full scene,
+// accepted at tolerance 1e-7, the pads thrown apart at 0.42 m/s) until
+// contact/peg_3d.cpp P7 left such X-constraints out.
+// Bound: no contact here needs more than the jaws' squeeze (5.25 N) plus the
+// cube's weight and the swing's loads (well under 2 x 5.25 N) over one step
+// (h = 0.001); 10 x 5.25 N x h = 0.0525 N s leaves a wide margin, while a
+// cancelling pair is unbounded.
+TEST(Robots, FlushPadCornerAtTheBoxEdgeMakesNoOpposingImpulsePair) {
+  const std::string urdf = std::string(PEGSIM_SCENES_DIR) + "/../data/robots/arm7-gripper.urdf";
+  const std::string text = R"(
+options: {name: flush-corner, h: 0.001, eps: 0.005, friction_directions: 8, model: peg,
+          solver_chain: [lemke, path], solver_tolerance: 1.0e-7, friction: 0.5}
+bodies:
+  - {name: box, shape: {box: [0.06, 0.06, 0.06]}, density: 1000, position: [0, 0, 1.36],
+     velocity: [0.51, 0, 0], angular_velocity: [0, 0.5, 0.25]}
+robots:
+  - {name: arm, urdf: )" + urdf + R"(, joints: {left_finger: 0.0375, right_finger: 0.0375},
+     joint_velocities: {shoulder_yaw: 0.25, shoulder_pitch: 0.5}}
+controllers:
+  - {robot: arm, joint: shoulder_yaw, kp: 200, kd: 10, target: {expression: 'sin(t) / 4'}}
+  - {robot: arm, joint: shoulder_pitch, kp: 800, kd: 120, target: {expression: 'sin(2 * t) / 4'}}
+  - {robot: arm, joint: elbow, kp: 500, kd: 40, target: 0}
+  - {robot: arm, joint: left_finger, kp: 300, kd: 5, target: 0.02}
+  - {robot: arm, joint: right_finger, kp: 300, kd: 5, target: 0.02}
+)";
+  const Scene s = load_scene_string(text, "flush-corner");
+  World world(s.model, s.state);
+  world.set_measure_penetration(true);
+  double largest = 0.0, deepest = 0.0;
+  for (int k = 0; k < 300; ++k) {
+    const StepReport& rep = world.step();
+    for (const ContactImpulse& c : rep.impulses) largest = std::max(largest, c.normal);
+    deepest = std::max(deepest, rep.max_penetration);
+  }
+  std::printf("flush corner, 300 steps: largest normal impulse %.3g N s, deepest overlap %.3g m\n", largest, deepest);
+  EXPECT_GT(largest, 0.0);  // it is held
+  EXPECT_LT(largest, 10 * 5.25 * 0.001);
+  EXPECT_LT(deepest, 1e-6);
+}
+
 // ------------------------------------------------------------ the quadruped
 
 struct Dog {
