@@ -37,9 +37,15 @@ class Writer {
     std::vector<char> in_tree(model_.bodies.size(), 0);
     for (const TreeModel& t : model_.trees)
       for (std::uint32_t b : t.link_body) in_tree[b] = 1;
+    joint_tree();
     std::ostringstream world;
     for (std::size_t b = 0; b < model_.bodies.size(); ++b) {
       if (in_tree[b]) continue;
+      if (parent_joint_[b] >= 0) {  // nested in its parent's body, or at the top under the world
+        const JointModel& j = model_.joints[static_cast<std::size_t>(parent_joint_[b])];
+        if (j.body_a == kWorldBody) jointed(b, Pose{}, world, "    ");
+        continue;
+      }
       const BodyModel& body = model_.bodies[b];
       const BodyState& s = state_.bodies[b];
       const std::string id = label("b%zu", b);
@@ -57,7 +63,9 @@ class Writer {
       }
       world << "    <body name=\"" << id << "\" " << placed(s.pose.position, s.pose.orientation) << "><freejoint name=\""
             << id << "\"/>\n      " << inertial(Vec3::Zero(), body.mass, body.inertia) << "\n"
-            << geoms(body.shape, Vec3::Zero(), id, false, "      ") << "    </body>\n";
+            << geoms(body.shape, Vec3::Zero(), id, false, "      ");
+      children(b, s.pose, world, "      ");
+      world << "    </body>\n";
     }
     for (std::size_t t = 0; t < model_.trees.size(); ++t) tree(t, world);
     std::ostringstream x;
@@ -121,6 +129,61 @@ class Writer {
     return g.str();
   }
 
+  // Maximal-coordinate joints (Model::joints) written as nested bodies: each
+  // revolute or prismatic joint makes its body B a child of its body A (the
+  // world: a top-level body) with a hinge or slide at B's joint frame, so the
+  // joints must form a tree (each body B of at most one joint, A the world or
+  // a dynamic body). qpos = 0 is the scene's initial pose, where pegsim's
+  // joint coordinate is 0 as well. Other kinds, loops and static ends throw.
+  void joint_tree() {
+    parent_joint_.assign(model_.bodies.size(), -1);
+    for (std::size_t k = 0; k < model_.joints.size(); ++k) {
+      const JointModel& j = model_.joints[k];
+      if (j.kind != JointKind::Revolute && j.kind != JointKind::Prismatic)
+        throw std::invalid_argument("robot_mjcf: joint '" + j.name + "': only revolute and prismatic joints are written");
+      if (j.body_b == kWorldBody || model_.bodies[j.body_b].is_static ||
+          (j.body_a != kWorldBody && model_.bodies[j.body_a].is_static))
+        throw std::invalid_argument("robot_mjcf: joint '" + j.name + "': its body B must be dynamic, A the world or dynamic");
+      if (parent_joint_[j.body_b] >= 0)
+        throw std::invalid_argument("robot_mjcf: joint '" + j.name + "': body B has two joints (the joints must form a tree)");
+      parent_joint_[j.body_b] = static_cast<int>(k);
+    }
+    for (std::size_t b = 0; b < model_.bodies.size(); ++b)  // every chain ends at the world or a free body
+      for (std::size_t at = b, hops = 0; parent_joint_[at] >= 0; ++hops) {
+        const std::uint32_t up = model_.joints[static_cast<std::size_t>(parent_joint_[at])].body_a;
+        if (up == kWorldBody) break;
+        if (hops > model_.bodies.size())
+          throw std::invalid_argument("robot_mjcf: the joints form a loop (the joints must form a tree)");
+        at = up;
+      }
+  }
+
+  // Body b under joint parent_joint_[b], placed relative to its parent's pose `parent`.
+  void jointed(std::size_t b, const Pose& parent, std::ostringstream& out, const std::string& indent) {
+    const JointModel& j = model_.joints[static_cast<std::size_t>(parent_joint_[b])];
+    const BodyModel& body = model_.bodies[b];
+    const Pose& pose = state_.bodies[b].pose;
+    const std::string id = label("b%zu", b), in = indent + "  ";
+    const Quat relative = parent.orientation.conjugate() * pose.orientation;
+    out << indent << "<body name=\"" << id << "\" " << placed(parent.to_body(pose.position), relative) << ">\n"
+        << in << "<joint name=\"" << j.name << "\" type=\"" << (j.kind == JointKind::Revolute ? "hinge" : "slide")
+        << "\" pos=\"" << vec(j.anchor_b) << "\" axis=\"" << vec(j.frame_b.col(2)) << "\"";
+    if (j.limit.enabled) out << " limited=\"true\" range=\"" << num(j.limit.lower) << " " << num(j.limit.upper) << "\"";
+    if (j.damping > 0.0) out << " damping=\"" << num(j.damping) << "\"";
+    if (j.friction > 0.0) out << " frictionloss=\"" << num(j.friction) << "\"";
+    out << "/>\n" << in << inertial(Vec3::Zero(), body.mass, body.inertia) << "\n"
+        << geoms(body.shape, Vec3::Zero(), id, false, in);
+    children(b, pose, out, in);
+    out << indent << "</body>\n";
+  }
+
+  // The bodies whose joint's body A is b (pose: b's).
+  void children(std::size_t b, const Pose& pose, std::ostringstream& out, const std::string& indent) {
+    for (std::size_t c = 0; c < model_.bodies.size(); ++c)
+      if (parent_joint_[c] >= 0 && model_.joints[static_cast<std::size_t>(parent_joint_[c])].body_a == b)
+        jointed(c, pose, out, indent);
+  }
+
   void tree(std::size_t t, std::ostringstream& world) {
     const TreeModel& tm = model_.trees[t];
     const articulated::ArticulatedTree& tree = tm.tree;
@@ -166,6 +229,7 @@ class Writer {
 
   const Model& model_;
   const State& state_;
+  std::vector<int> parent_joint_;  // per body: the joint whose body B it is (-1: none)
   double mu_ = 0.0;
   std::ostringstream assets_;
 };

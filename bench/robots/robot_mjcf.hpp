@@ -12,8 +12,12 @@
 // link geoms have contype 2, conaffinity 1, every other geom contype 1,
 // conaffinity 3. Friction: the model's default pair's mu on every geom
 // (condim 3, MuJoCo's pyramidal cone); MuJoCo's soft-contact defaults.
+// Maximal-coordinate joints that form a tree (revolute, prismatic; each body
+// the body B of at most one, its A the world or a dynamic body) become nested
+// bodies with a hinge or slide named as the joint (robot_mjcf.cpp).
 // Throws std::invalid_argument for what it does not write: spherical or
-// floating tree joints, cones, capsules, 2D scenes.
+// floating tree joints, other joint kinds, joints in a loop, cones, capsules,
+// 2D scenes.
 #pragma once
 
 #include "sim/model.hpp"
