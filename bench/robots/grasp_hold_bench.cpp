@@ -20,23 +20,18 @@
 //   0.12 m: the test suite's run, a check of the conversion. At the scene's
 //   h = 0.01 MuJoCo's default contact time constant, 0.02 s, is 2 h, the
 //   softest it allows, and its cube slides out of the jaws.)
-#include "robot_mjcf.hpp"
+#include "mujoco_model.hpp"
 
 #include "io/scene.hpp"
 #include "joints/controllers.hpp"
 #include "sim/world.hpp"
 
 #include <CLI/CLI.hpp>
-#include <mujoco/mujoco.h>
-
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -85,19 +80,8 @@ Run run_pegsim(const Scene& s, double seconds, double settle) {
   return {"pegsim", h, clock / static_cast<double>(steps), world.state().bodies[cube].pose.position.z(), creep.largest};
 }
 
-void quiet(const char* message) { std::fprintf(stderr, "mujoco: warning: %s\n", message); }
-
 Run run_mujoco(const Scene& s, double h, double seconds, double settle) {
-  mju_user_warning = &quiet;
-  char dir[] = "/tmp/pegsim_grasp_hold_bench_XXXXXX";
-  if (!mkdtemp(dir)) throw std::runtime_error("cannot make a temporary directory");
-  const std::string path = std::string(dir) + "/grasp.xml";
-  std::ofstream(path) << robot_mjcf(s.model, s.state);
-  char error[1000] = "";
-  mjModel* m = mj_loadXML(path.c_str(), nullptr, error, sizeof error);
-  std::remove(path.c_str());
-  rmdir(dir);
-  if (!m) throw std::runtime_error(std::string("mujoco: ") + error);
+  mjModel* m = load_mujoco_model(s.model, s.state);
   m->opt.timestep = h;
   mjData* d = mj_makeData(m);
   auto body_id = [&](const std::string& name) {
@@ -107,11 +91,7 @@ Run run_mujoco(const Scene& s, double h, double seconds, double settle) {
   };
   const int cube = body_id("cube");
   const std::array<int, 2> finger = {body_id("finger_left"), body_id("finger_right")};
-  struct Pd {
-    PdController law;
-    int qadr, dofadr;
-  };
-  std::vector<Pd> pds;
+  std::vector<MujocoPd> pds;
   for (const PdControllerSpec& spec : s.model.controllers) {
     const int j = mj_name2id(m, mjOBJ_JOINT, s.model.joints.at(static_cast<std::size_t>(spec.joint)).name.c_str());
     pds.push_back({PdController(s.model, spec), m->jnt_qposadr[j], m->jnt_dofadr[j]});
@@ -136,11 +116,7 @@ Run run_mujoco(const Scene& s, double h, double seconds, double settle) {
   for (long k = 0; k < steps; ++k) {
     const auto t0 = std::chrono::steady_clock::now();
     mju_zero(d->qfrc_applied, m->nv);
-    for (Pd& pd : pds) {
-      const PdControllerSpec& c = pd.law.spec();
-      const double tau = c.kp * (pd.law.target(d->time, k, h) - d->qpos[pd.qadr]) - c.kd * d->qvel[pd.dofadr];
-      d->qfrc_applied[pd.dofadr] += std::clamp(tau, -c.torque_limit, c.torque_limit);
-    }
+    apply_pd(pds, d, k, h);
     for (const Motor& mo : motors) {  // M_jj from the last step's mass matrix (mj_step's forward pass)
       const double mass = d->qM[m->dof_Madr[mo.dofadr]];
       const double f = mass * (mo.motor.velocity - d->qvel[mo.dofadr]) / h;

@@ -16,17 +16,13 @@
 //   build/bench/pegsim_robot_bench [--time SECONDS] [--repeat N] [--root REPOSITORY] [--mjcf PREFIX] [--check]
 //   (from the repository root; --mjcf also writes the MJCF MuJoCo loads; --check: exit 1 unless
 //   the engines' free motions agree to round-off, the test suite's run)
-#include "robot_mjcf.hpp"
+#include "mujoco_model.hpp"
 
 #include "io/scene.hpp"
 #include "joints/controllers.hpp"
 #include "sim/world.hpp"
 
 #include <CLI/CLI.hpp>
-#include <mujoco/mujoco.h>
-
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -103,20 +99,9 @@ Result run_pegsim(const Case& c, long steps) {
   return r;
 }
 
-void quiet(const char* message) { std::fprintf(stderr, "mujoco: warning: %s\n", message); }
-
 Result run_mujoco(const Case& c, long steps) {
   const Scene& s = c.scene;
-  mju_user_warning = &quiet;
-  char dir[] = "/tmp/pegsim_robot_bench_XXXXXX";
-  if (!mkdtemp(dir)) throw std::runtime_error("cannot make a temporary directory");
-  const std::string path = std::string(dir) + "/robot.xml";
-  std::ofstream(path) << robot_mjcf(s.model, s.state);
-  char error[1000] = "";
-  mjModel* m = mj_loadXML(path.c_str(), nullptr, error, sizeof error);
-  std::remove(path.c_str());
-  rmdir(dir);
-  if (!m) throw std::runtime_error(std::string("mujoco: ") + error);
+  mjModel* m = load_mujoco_model(s.model, s.state);
   mjData* d = mj_makeData(m);
   // the state: each tree joint's q and v, each loose body's pose and velocity
   const articulated::ArticulatedTree& tree = s.model.trees.at(0).tree;
@@ -147,11 +132,7 @@ Result run_mujoco(const Case& c, long steps) {
       pad_body = mj_name2id(m, mjOBJ_BODY, named("t0_", pad).c_str());
   }
   // the scene's PD controllers, as World runs them (joints/controllers.hpp): on the measurement, clamped
-  struct Pd {
-    PdController target;
-    int qadr, dofadr;
-  };
-  std::vector<Pd> pds;
+  std::vector<MujocoPd> pds;
   for (const PdControllerSpec& spec : s.model.controllers) {
     const int j = joint_id(spec.joint);
     pds.push_back({PdController(s.model, spec), m->jnt_qposadr[j], m->jnt_dofadr[j]});
@@ -173,11 +154,7 @@ Result run_mujoco(const Case& c, long steps) {
   for (long k = 0; k < steps; ++k) {
     const auto t0 = std::chrono::steady_clock::now();
     mju_zero(d->qfrc_applied, m->nv);
-    for (Pd& pd : pds) {
-      const PdControllerSpec& c = pd.target.spec();
-      const double tau = c.kp * (pd.target.target(d->time, k, h) - d->qpos[pd.qadr]) - c.kd * d->qvel[pd.dofadr];
-      d->qfrc_applied[pd.dofadr] += std::clamp(tau, -c.torque_limit, c.torque_limit);
-    }
+    apply_pd(pds, d, k, h);
     mj_step(m, d);
     clock += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.contacts += d->ncon;
