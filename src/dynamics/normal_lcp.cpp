@@ -62,6 +62,7 @@ void build_no_slip_lcp(const ContactSpace& space, const VecX& free_velocity, dou
   int rows = 0;
   for (int i = 0; i < n; ++i) {
     if (space.gap(i) > touch) continue;  // guide B.6 [choice]: no-slip only where the bodies touch (or overlap)
+    if (i >= n - space.limit_rows) continue;  // joint limits: no tangents
     out.touching[i] = 1;
     candidates.row(rows++) = space.S.row(i);
     candidates.row(rows++) = space.T.row(i);

@@ -10,12 +10,19 @@
 
 namespace pegsim {
 
-void check_scope(const Model& model, std::string_view stepper) {
+void check_scope(const Model& model, std::string_view stepper, bool trees) {
   const std::string who = "stepper '" + std::string(stepper) + "'";
   if (model.options.model != ContactModelKind::Standard)
     throw std::invalid_argument(who + " needs model: standard (the papers' rows are one normal per contact point)");
-  if (!model.joints.empty() || !model.trees.empty())
-    throw std::invalid_argument(who + " does not handle joints or kinematic trees yet (docs/contact-models.md)");
+  if (!model.joints.empty())
+    throw std::invalid_argument(who + " does not handle maximal-coordinate joints yet (docs/contact-models.md)");
+  if (!trees && !model.trees.empty())
+    throw std::invalid_argument(who + " does not handle kinematic trees yet (docs/contact-models.md)");
+  for (const TreeModel& t : model.trees)
+    for (const articulated::Link& l : t.tree.links())
+      if (l.friction > 0.0)
+        throw std::invalid_argument(who + " does not model joint friction: tree '" + t.name + "', joint of link '" +
+                                    l.name + "' (friction " + std::to_string(l.friction) + ")");
   if (model.options.position_correction)
     throw std::invalid_argument(who + " has no position correction: set position_correction: false");
 }
@@ -39,8 +46,10 @@ void report_contact_impulses(const Island& island, const ConstraintSet& set, con
   }
 }
 
-void finish_step(const Model& model, const std::vector<Vec6>& velocity, State& state, StepReport& report) {
+void finish_step(const Model& model, const std::vector<Vec6>& velocity, State& state, StepReport& report,
+                 TreeStepping* trees) {
   integrate(model, velocity, model.options.h, state);
+  if (trees && !model.trees.empty()) trees->finish_step(model, state);  // links' integrated poses replaced by q's
   for (BodyState& s : state.bodies) {
     s.force.setZero();
     s.torque.setZero();

@@ -5,10 +5,12 @@
 // Scope, checked by check_scope when the stepper is configured: these
 // steppers read the standard contact model's U-constraints (one normal row
 // per contact point, as both papers write their models; PEG's I- and
-// X-constraint rows are in neither paper), bodies without joints or
-// kinematic trees (the papers' P with joint rows, guide B.10, is not built
-// yet), and no position correction. Anything else is refused with an
-// std::invalid_argument naming the option, never silently changed.
+// X-constraint rows are in neither paper), no maximal-coordinate joints (the
+// papers' P with joint rows, guide B.10, is not built yet), kinematic trees
+// only where the stepper takes them (`trees`: no-slip and viscous, contact in
+// joint space, dynamics/contact_space.hpp; not with joint friction, which
+// they do not model), and no position correction. Anything else is refused
+// with an std::invalid_argument naming the option, never silently changed.
 #pragma once
 
 #include "contact/constraint_set.hpp"
@@ -19,13 +21,14 @@
 #include "sim/model.hpp"
 #include "sim/state.hpp"
 #include "sim/step_report.hpp"
+#include "sim/tree_stepping.hpp"
 
 #include <string_view>
 #include <vector>
 
 namespace pegsim {
 
-void check_scope(const Model& model, std::string_view stepper);
+void check_scope(const Model& model, std::string_view stepper, bool trees = false);
 
 // The island's part of the set (the set itself when there is one island).
 const ConstraintSet& island_set(const ConstraintSet& all, const std::vector<Island>& islands, std::size_t i,
@@ -36,7 +39,9 @@ const ConstraintSet& island_set(const ConstraintSet& all, const std::vector<Isla
 void report_contact_impulses(const Island& island, const ConstraintSet& set, const ContactSpace& space,
                              const VecX& normal, const MatX& tangential, StepReport& report);
 
-// Poses from velocity (eq. 2.36), forces cleared, time advanced, NaN check.
-void finish_step(const Model& model, const std::vector<Vec6>& velocity, State& state, StepReport& report);
+// Poses from velocity (eq. 2.36), then the trees' (`trees`: q from v+, links
+// by forward kinematics), forces cleared, time advanced, NaN check.
+void finish_step(const Model& model, const std::vector<Vec6>& velocity, State& state, StepReport& report,
+                 TreeStepping* trees = nullptr);
 
 }  // namespace pegsim

@@ -11,7 +11,7 @@
 namespace pegsim {
 
 void NormalLcpStepper::configure(const Model& model) {
-  check_scope(model, name());
+  check_scope(model, name(), true);
   const SimOptions& o = model.options;
   SolverOptions s;
   s.tolerance = o.solver_tolerance;
@@ -26,18 +26,40 @@ void NormalLcpStepper::configure(const Model& model) {
 
 void NormalLcpStepper::build(const Model& model, const ContactSpace& space, double gap_floor, NormalLcp& out) const {
   const DrumwrightShellOptions& d = model.options.drumwright_shell;
-  const VecX v_free = space.gather(free_velocity_);
+  const VecX v_free = space.gather(free_velocity_, tree_free_);
   if (law_ == TangentialLaw::NoSlip)
     build_no_slip_lcp(space, v_free, model.options.h, d.touch, gap_floor, out);
   else
-    build_viscous_lcp(space, space.gather(start_velocity_), v_free, model.options.h, d.viscous, d.touch, gap_floor, out);
+    build_viscous_lcp(space, space.gather(start_velocity_, tree_start_), v_free, model.options.h, d.viscous, d.touch,
+                      gap_floor, out);
+}
+
+// Trees: links follow q, v; the trees' free velocities (link bodies get a
+// zero inverse mass and J_i v*), their terms for the contact spaces, and one
+// island per tree (its links' rows couple through M^-1), also one without
+// contacts whose joint limits are active.
+void NormalLcpStepper::tree_terms(const Model& model, State& state) {
+  tree_ends_.clear();
+  terms_.limits.clear();
+  if (model.trees.empty()) return;
+  trees_.free_velocities(model, state, inverse_mass_, free_velocity_);
+  trees_.fill_terms(model, terms_);
+  tree_start_.resize(model.trees.size());
+  tree_free_.resize(model.trees.size());
+  for (std::size_t t = 0; t < model.trees.size(); ++t) {
+    tree_start_[t] = state.trees[t].v;
+    tree_free_[t] = trees_.free_velocity(t);
+    for (std::uint32_t link : model.trees[t].link_body) tree_ends_.emplace_back(model.trees[t].link_body[0], link);
+  }
 }
 
 void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& needs, StepReport& report) {
   {
     StageTimer timer(report.profile, Stage::FreeVelocity);
+    if (!model.trees.empty()) sync_tree_bodies(model, state);  // links follow q, v even if a caller moved them
     body_velocities(model, state, false, inverse_mass_, start_velocity_);
     body_velocities(model, state, true, inverse_mass_, free_velocity_);
+    tree_terms(model, state);
   }
   finder_.find(model, state, free_velocity_, report.profile);
   report.short_contact_distance = finder_.short_contact_distance();
@@ -50,7 +72,14 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
   velocity_ = free_velocity_;
   report.solved_by.assign(chain_.size(), 0);
   islands_.clear();
-  if (!constraints_.contacts.empty()) find_islands(constraints_, finder_.is_static(), islands_);
+  if (!constraints_.contacts.empty() || !terms_.limits.empty())
+    find_islands(constraints_, finder_.is_static(), islands_, tree_ends_);
+  std::erase_if(islands_, [&](const Island& island) {  // a tree alone with no active limit: nothing to solve
+    return island.contacts.empty() && std::none_of(terms_.limits.begin(), terms_.limits.end(), [&](const auto& l) {
+             return std::binary_search(island.bodies.begin(), island.bodies.end(), l.link_body);
+           });
+  });
+  tree_post_ = tree_free_;
   const std::size_t n_islands = islands_.size();
   spaces_.resize(n_islands);
   problems_.resize(n_islands);
@@ -65,7 +94,8 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
     NormalLcp& lcp = problems_[i];
     {
       StageTimer timer(report.profile, Stage::Formulation);
-      build_contact_space(model, state, inverse_mass_, islands_[i].bodies, set, space);
+      build_contact_space(model, state, inverse_mass_, islands_[i].bodies, set, space,
+                          model.trees.empty() ? nullptr : &terms_);
       build(model, space, -std::numeric_limits<double>::infinity(), lcp);
     }
     VecX& z = impulses_[i];
@@ -110,7 +140,7 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
     }
     StageTimer timer(report.profile, Stage::Integration);
     post_velocities_[i] = lcp.velocities(z);
-    space.scatter(post_velocities_[i], velocity_);
+    space.scatter(post_velocities_[i], velocity_, &tree_post_);
     report_contact_impulses(islands_[i], set, space, z, lcp.tangent_impulse, report);
     if (law_ == TangentialLaw::NoSlip)  // (45)-(46) on every touching contact, the rows Algorithm 2 dropped included
       for (int c = 0; c < n; ++c)
@@ -120,7 +150,8 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
   }
   {
     StageTimer timer(report.profile, Stage::Integration);
-    finish_step(model, velocity_, state, report);
+    for (std::size_t t = 0; t < model.trees.size(); ++t) trees_.set_velocity(t, tree_post_[t]);
+    finish_step(model, velocity_, state, report, &trees_);
   }
   if (!needs.penetration) return;
   StageTimer timer(report.profile, Stage::Penetration);

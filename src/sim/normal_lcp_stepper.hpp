@@ -11,6 +11,10 @@
 //                     viscous: v** and the LCP (41)-(42),
 //                     solved by the certified chain (solver: ppm, qp-active-set, lemke ...)
 //   integration       poses from v+ (eq. 2.36)
+// Kinematic trees take part in joint space (dynamics/contact_space.hpp): their
+// free velocities by sim/tree_stepping.hpp, their v+ from the island's vector,
+// q integrated, links by forward kinematics; active joint limits are
+// frictionless rows of the normal LCP.
 // Why steppers and not formulations (dynamics/formulation.hpp): the reduced
 // LCP's matrix N P_X N' is not G'M^-1G over rows that each apply their own
 // impulse, which is what the time-stepping stepper's solve, warm starts and
@@ -28,8 +32,10 @@
 #include "sim/islands.hpp"
 #include "sim/solver_chain.hpp"
 #include "sim/stepper.hpp"
+#include "sim/tree_stepping.hpp"
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace pegsim {
@@ -53,6 +59,7 @@ class NormalLcpStepper final : public Stepper {
 
  private:
   void build(const Model& model, const ContactSpace& space, double gap_floor, NormalLcp& out) const;
+  void tree_terms(const Model& model, State& state);
 
   TangentialLaw law_;
   ContactFinder finder_;
@@ -65,6 +72,11 @@ class NormalLcpStepper final : public Stepper {
   std::vector<VecX> impulses_, post_velocities_;
   std::vector<InverseMass> inverse_mass_;
   std::vector<Vec6> start_velocity_, free_velocity_, velocity_;
+  // kinematic trees (contact in joint space): per tree v, v*, v+; their terms; their links as one island
+  TreeStepping trees_;
+  TreeTerms terms_;
+  std::vector<VecX> tree_start_, tree_free_, tree_post_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> tree_ends_;
 };
 
 }  // namespace pegsim

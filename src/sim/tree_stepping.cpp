@@ -304,6 +304,27 @@ void TreeStepping::finish_step(const Model& model, State& state) {
   sync_tree_bodies(model, state);
 }
 
+void TreeStepping::fill_terms(const Model& model, TreeTerms& out) const {
+  out.tree_of = tree_of_;
+  out.jacobian.assign(model.bodies.size(), nullptr);
+  for (std::size_t b = 0; b < model.bodies.size(); ++b)
+    if (tree_of_[b] >= 0) out.jacobian[b] = &trees_[tree_of_[b]].jacobian[link_of_[b]];
+  out.inverse_inertia.resize(trees_.size());
+  for (std::size_t t = 0; t < trees_.size(); ++t) {
+    const int nv = static_cast<int>(trees_[t].free_velocity.size());
+    out.inverse_inertia[t] = trees_[t].inertia.solve(MatX::Identity(nv, nv));
+  }
+  out.limits.clear();
+  for (const LimitRow& l : limits_)
+    if (l.friction == 0.0) out.limits.push_back({l.link_body, l.row, l.gap});
+}
+
+void TreeStepping::set_velocity(std::size_t t, const VecX& v) {
+  Tree& d = trees_[t];
+  const VecX dv = v - d.free_velocity;
+  d.impulse = d.inertia.matrixL() * (d.inertia.matrixU() * dv);
+}
+
 void TreeStepping::begin_projection(const Model& model, const State& state, std::vector<InverseMass>& inverse_mass) {
   reset(model);
   TreeKinematics kin;

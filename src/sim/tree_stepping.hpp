@@ -25,6 +25,7 @@
 #pragma once
 
 #include "articulated/kinematics.hpp"
+#include "dynamics/contact_space.hpp"
 #include "dynamics/formulation.hpp"
 #include "dynamics/mass.hpp"
 #include "geometry/shape.hpp"
@@ -85,6 +86,15 @@ class TreeStepping {
   void add_impulses(const StepProblem& problem, const VecX& z);
   // v+, q+, link bodies from forward kinematics; applied joint forces cleared.
   void finish_step(const Model& model, State& state);
+
+  // For the Drumwright-Shell steppers (dynamics/contact_space.hpp), after
+  // free_velocities: the link Jacobians, each tree's (M + h D)^-1 and the
+  // active limit rows (joint friction rows are not among them: those
+  // steppers reject trees with joint friction), and each tree's v*.
+  void fill_terms(const Model& model, TreeTerms& out) const;
+  const VecX& free_velocity(std::size_t t) const { return trees_[t].free_velocity; }
+  // Tree t's v+ for finish_step (its impulse set to (M + h D)(v+ - v*)).
+  void set_velocity(std::size_t t, const VecX& v);
 
   // The position correction's projection (sim/position_correction.hpp) in
   // joint space: begin_projection factors each tree's M(q) (no damping term:

@@ -50,9 +50,17 @@ struct Grasp {
 // the integrator, not slip of the contact.
 // The same holds for the box's centre (its contacts stick as the ball's).
 // `object`: the held body; `contacts`: how many it has with the pads when held.
-Grasp run_grasp(const std::string& scene_file, const std::string& object, int contacts, double h, double seconds) {
+// `stepper`: the scene's own when empty; another one runs with the standard
+// model and the solver chain [ppm, lemke] (the Drumwright-Shell steppers').
+Grasp run_grasp(const std::string& scene_file, const std::string& object, int contacts, double h, double seconds,
+                const std::string& stepper = "") {
   Scene s = scene(scene_file);
   s.model.options.h = h;
+  if (!stepper.empty()) {
+    s.model.options.stepper = stepper;
+    s.model.options.model = ContactModelKind::Standard;
+    s.model.options.solver_chain = {"ppm", "lemke"};
+  }
   World world(s.model, s.state);
   world.set_measure_penetration(true);
   const Model& m = world.model();
@@ -113,6 +121,26 @@ TEST(Robots, Arm7HoldsTheBallWhileTheShoulderSwings) { expect_held("arm7-grasp-b
 // edges across the box's bottom edge), a redundant face grasp; its centre 0.055 m
 // above the palm's top, 0.07 m above the palm's body frame.
 TEST(Robots, Arm7HoldsTheBoxWhileTheShoulderSwings) { expect_held("arm7-grasp-box.yaml", "box", 8, 0.07); }
+
+// The ball held by the no-slip model (reference 002) on the tree (contact in
+// joint space, dynamics/contact_space.hpp): the no-slip rows S v+ = T v+ = 0
+// stick exactly at the velocity level, so the creep is again the position
+// update's sag, first order in h, as under PEG.
+TEST(Robots, Arm7HoldsTheBallUnderTheNoSlipModel) {
+  const Grasp a = run_grasp("arm7-grasp-ball.yaml", "ball", 2, 0.001, 3.0, "no-slip"),
+              b = run_grasp("arm7-grasp-ball.yaml", "ball", 2, 0.0005, 3.0, "no-slip");
+  std::printf("arm7-grasp-ball under no-slip, 3 s: drift %.3g m at h = 0.001 (estimate %.3g), %.3g m at h = 0.0005; "
+              "ratio %.3f; deepest overlap %.3g m\n", a.drift, a.estimate, b.drift, b.drift / a.drift,
+              std::max(a.max_penetration, b.max_penetration));
+  for (const Grasp& g : {a, b}) {
+    EXPECT_EQ(g.solver_failures, 0);
+    EXPECT_EQ(g.steps_off_contact_count, 0);
+    EXPECT_LT(g.max_penetration, 1e-6);
+    EXPECT_NEAR(g.above_palm, 0.06, 0.002);
+    EXPECT_LT(g.drift, g.estimate);
+  }
+  EXPECT_NEAR(b.drift / a.drift, 0.5, 0.05);
+}
 
 // A degenerate placement of the same grasp: a 6 cm cube whose top face is
 // level with the pads' top corners, so each corner sits on the cube's top edge
@@ -311,9 +339,17 @@ struct Trot {
   int failures = 0;
 };
 
-Trot run_trot(double mu, double seconds, double h = 0.001) {
+// `stepper`: the scene's own when empty; another one runs with the standard
+// model and the solver chain [ppm, lemke] (the Drumwright-Shell steppers').
+Trot run_trot(double mu, double seconds, double h = 0.001, const std::string& stepper = "", double touch = 1e-5) {
   Scene s = scene("quadruped-trot.yaml");
   s.model.options.h = h;
+  if (!stepper.empty()) {
+    s.model.options.stepper = stepper;
+    s.model.options.model = ContactModelKind::Standard;
+    s.model.options.solver_chain = {"ppm", "lemke"};
+    s.model.options.drumwright_shell.touch = touch;
+  }
   std::fill(s.model.friction.begin(), s.model.friction.end(), mu);  // one material: ground and feet
   World world(s.model, s.state);
   world.set_measure_penetration(true);
@@ -368,6 +404,29 @@ TEST(Robots, QuadrupedTrotsOnFrictionAndCannotWithout) {
   EXPECT_LT(slide.largest_horizontal_momentum, 0.01);
   // so the centre of mass stays put but for that error (measured 1e-4 m; the walk 0.42 m)
   EXPECT_LT(std::hypot(slide.com_travel.x(), slide.com_travel.y()), 0.01 * walk.com_travel.x());
+}
+
+// Reference 002's noslip-quadruped: the same trot under the no-slip model (its
+// feet cannot slip at all) stays upright, without a failed solve or an overlap
+// past 1e-6 m (the paper's checks: it walks forward, never penetrates beyond
+// tolerance). How far it walks depends on touch_distance, the gap up to which
+// a contact's no-slip rows apply: they hold a foot whether or not it is
+// lifting, so with the default 1e-5 m a foot that rises slowly off the ground
+// is held back for the steps its gap takes to pass 1e-5 m (measured: 0.08 m in
+// 2 s); with 1e-7 m it is free within a step and the robot walks as on high
+// friction (0.29 m; PEG with mu = 20: 0.30 m).
+TEST(Robots, QuadrupedTrotsUnderTheNoSlipModel) {
+  const Trot held = run_trot(0.8, 2.0, 0.001, "no-slip"), free = run_trot(0.8, 2.0, 0.001, "no-slip", 1e-7);
+  std::printf("quadruped-trot under no-slip, 2 s: centre of mass moved (%.4f, %.4f, %.4f) m with touch 1e-5 m, "
+              "(%.4f, %.4f, %.4f) m with 1e-7 m; torso up >= %.4f / %.4f\n", held.com_travel.x(), held.com_travel.y(),
+              held.com_travel.z(), free.com_travel.x(), free.com_travel.y(), free.com_travel.z(), held.lowest_up,
+              free.lowest_up);
+  for (const Trot& t : {held, free}) {
+    EXPECT_EQ(t.failures, 0);
+    EXPECT_LT(t.deepest, 1e-6);
+    EXPECT_GT(t.lowest_up, std::cos(0.35));
+  }
+  EXPECT_GT(free.com_travel.x(), 0.1);  // forward, the bar of the time-stepping run
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 
 namespace pegsim {
 namespace {
@@ -31,12 +33,14 @@ struct Twins {
   std::uint32_t loose, link;
 };
 
-Twins make_twins(double h, const Vec3& v0, const Vec3& w0, const Quat& orientation, ContactModelKind kind) {
+Twins make_twins(double h, const Vec3& v0, const Vec3& w0, const Quat& orientation, ContactModelKind kind,
+                 const std::string& stepper = "time-stepping") {
   Model model;
   State state;
   ground_scene(0.4, 0.0, model, state);
   model.options.h = h;
   model.options.model = kind;
+  model.options.stepper = stepper;
   const Vec3 size(0.2, 0.3, 0.4);
   Pose pose;
   pose.position = Vec3(-1.0, 0.0, 0.25);
@@ -91,6 +95,44 @@ void flat_box_matches_loose_box(ContactModelKind kind) {
 
 TEST(TreeContact, FloatingLinkFollowsLooseBodyPeg) { flat_box_matches_loose_box(ContactModelKind::Peg); }
 TEST(TreeContact, FloatingLinkFollowsLooseBodyStandard) { flat_box_matches_loose_box(ContactModelKind::Standard); }
+
+// The same twins under the Drumwright-Shell steppers, whose contact space
+// takes the link through its Jacobian and the tree's M^-1 (dynamics/
+// contact_space.hpp): dropped flat while sliding (viscous: frictionless, the
+// default mu_v = 0) or while spinning about the vertical (no-slip: the
+// touching rows stop the spin in one step; the stopping impulses act about z
+// only, so nothing tips and the link's body-frame coordinates turn about a
+// principal axis, exactly as the loose box's world frame), the floating link
+// and the loose box agree to round-off over the landing and the rest after
+// in position and velocity. (Their orientations differ while spinning: the
+// two orientation updates differ by O((h omega)^3) a step, 8e-6 rad over the
+// 0.09 s of spinning fall here, whatever the contact.)
+double landing_difference(const std::string& stepper, const Vec3& v0, const Vec3& w0, double h, double seconds) {
+  Twins t = make_twins(h, v0, w0, Quat::Identity(), ContactModelKind::Standard, stepper);
+  int contacts = 0;
+  double worst = 0.0;
+  const int steps = static_cast<int>(std::lround(seconds / h));
+  for (int k = 0; k < steps; ++k) {
+    contacts += t.world.step().contacts_found;
+    const BodyState& a = t.world.state().bodies[t.loose];
+    const BodyState& b = t.world.state().bodies[t.link];
+    worst = std::max({worst, (b.pose.position - a.pose.position - Vec3(2.0, 0.0, 0.0)).norm(),
+                      (b.linear_velocity - a.linear_velocity).norm(), (b.angular_velocity - a.angular_velocity).norm()});
+  }
+  EXPECT_GT(contacts, 0);  // it landed
+  return worst;
+}
+
+TEST(TreeContact, FloatingLinkFollowsLooseBodyNoSlip) {
+  const double d = landing_difference("no-slip", Vec3::Zero(), Vec3(0.0, 0.0, 3.0), 0.005, 0.5);
+  std::printf("floating tree vs loose body (no-slip), landing spinning: %.3g\n", d);
+  EXPECT_LT(d, 1e-12);
+}
+TEST(TreeContact, FloatingLinkFollowsLooseBodyViscous) {
+  const double d = landing_difference("viscous", Vec3(1.2, 0.4, 0.0), Vec3::Zero(), 0.005, 0.5);
+  std::printf("floating tree vs loose body (viscous), landing sliding: %.3g\n", d);
+  EXPECT_LT(d, 1e-12);
+}
 
 TEST(TreeContact, SpinningFloatingLinkConvergesToLooseBody) {
   double diff[2];
@@ -184,12 +226,16 @@ TEST(TreeContact, PdControllerHoldsLinkAtStaticEquilibrium) {
 // unilateral constraint like a contact, so q never passes 0.5 by more than
 // the solver's velocity residual times h, the link comes to rest at the limit,
 // and the limit's impulse per step balances gravity's torque there,
-// p = h m g l_c cos(0.5) (the static reaction).
-TEST(TreeContact, JointLimitStopsLinkAndHoldsIt) {
+// p = h m g l_c cos(0.5) (the static reaction). `stepper`: the time-stepping
+// stepper, or a Drumwright-Shell one (the limit a frictionless row of its
+// normal LCP, dynamics/contact_space.hpp).
+World hinged_link_with_limit(const std::string& stepper) {
   Model model;
   State state;
   ground_scene(0.5, -5.0, model, state);
   model.options.h = 0.005;
+  model.options.stepper = stepper;
+  if (stepper != "time-stepping") model.options.model = ContactModelKind::Standard;
   test::Chain chain;
   chain.links = 1;
   test::add_tree_chain(chain, model, state);
@@ -201,17 +247,51 @@ TEST(TreeContact, JointLimitStopsLinkAndHoldsIt) {
     t.add_link(l);
     return t;
   }();
-  World world(std::move(model), std::move(state));
+  return World(std::move(model), std::move(state));
+}
+
+void expect_limit_holds(const std::string& stepper) {
+  World world = hinged_link_with_limit(stepper);
   double highest = 0.0;
   for (int k = 0; k < 1000; ++k) {
     world.step();
     highest = std::max(highest, world.state().trees[0].q(0));
   }
   const TreeState& ts = world.state().trees[0];
-  std::printf("joint limit 0.5 rad: highest q %.9f, final q %.9f, final qdot %.3g\n", highest, ts.q(0), ts.v(0));
+  std::printf("joint limit 0.5 rad (%s): highest q %.9f, final q %.9f, final qdot %.3g\n", stepper.c_str(), highest,
+              ts.q(0), ts.v(0));
   EXPECT_LT(highest, 0.5 + 1e-9);
   EXPECT_NEAR(ts.q(0), 0.5, 1e-9);
   EXPECT_LT(std::abs(ts.v(0)), 1e-9);
+}
+
+TEST(TreeContact, JointLimitStopsLinkAndHoldsIt) { expect_limit_holds("time-stepping"); }
+TEST(TreeContact, JointLimitHoldsUnderTheNoSlipStepper) { expect_limit_holds("no-slip"); }
+TEST(TreeContact, JointLimitHoldsUnderTheViscousStepper) { expect_limit_holds("viscous"); }
+
+// The Drumwright-Shell steppers do not model joint friction: a tree with it
+// is refused, the tree and the link named.
+TEST(TreeContact, NoSlipStepperRefusesJointFriction) {
+  Model model;
+  State state;
+  ground_scene(0.5, -5.0, model, state);
+  model.options.stepper = "no-slip";
+  model.options.model = ContactModelKind::Standard;
+  test::Chain chain;
+  chain.links = 1;
+  test::add_tree_chain(chain, model, state);
+  articulated::ArticulatedTree t;
+  articulated::Link l = model.trees[0].tree.link(0);
+  l.friction = 1.0;
+  t.add_link(l);
+  model.trees[0].tree = t;
+  try {
+    World world(std::move(model), std::move(state));
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("joint friction"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(l.name), std::string::npos) << e.what();
+  }
 }
 
 // Coulomb joint friction F on a hinged link released horizontal, where
