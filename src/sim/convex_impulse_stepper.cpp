@@ -1,5 +1,6 @@
 #include "sim/convex_impulse_stepper.hpp"
 
+#include "articulated/dynamics.hpp"
 #include "dynamics/formulation_detail.hpp"
 #include "sim/drumwright_shell_step.hpp"
 #include "sim/penetration_meter.hpp"
@@ -7,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace pegsim {
 namespace {
@@ -28,16 +31,64 @@ MatX stacked_jacobian(const ContactSpace& space) {
 }  // namespace
 
 void ConvexImpulseStepper::configure(const Model& model) {
-  check_scope(model, name());
+  check_scope(model, name(), true);
   contact_model_ = make_contact_model(ContactModelKind::Standard, model.options.dimension);
+}
+
+// Trees: links follow q, v; link bodies get a zero inverse mass and J_i v*
+// (the broadphase's sweep); the contact space's terms; v_k per tree; a joint
+// within eps of its limit stops the run (the model has no limit rows).
+void ConvexImpulseStepper::tree_terms(const Model& model, const State& state) {
+  tree_ends_.clear();
+  if (model.trees.empty()) return;
+  trees_.free_velocities(model, state, inverse_mass_, free_velocity_);
+  trees_.fill_terms(model, terms_);
+  for (const TreeTerms::Limit& l : terms_.limits) {
+    const std::size_t t = static_cast<std::size_t>(terms_.tree_of[l.link_body]);
+    throw std::runtime_error("step " + std::to_string(state.step) + ": stepper 'convex-impulse' does not model joint "
+                             "limits, and tree '" + model.trees[t].name + "' has link body '" +
+                             model.bodies[l.link_body].name + "' within eps of its joint's limit (gap " +
+                             std::to_string(l.gap) + ")");
+  }
+  tree_start_.resize(model.trees.size());
+  for (std::size_t t = 0; t < model.trees.size(); ++t) {
+    tree_start_[t] = state.trees[t].v;
+    for (std::uint32_t link : model.trees[t].link_body) tree_ends_.emplace_back(model.trees[t].link_body[0], link);
+  }
+}
+
+// Step 3 and 4 for the trees: a = M(q_k)^-1 (tau + J' f_links - C(q_k, v+) - D v+),
+// q_{k+1} = q_k + h v+ (integrate_configuration), v_{k+1} = v+ + h a (the links
+// follow by kinematics after finish_step).
+void ConvexImpulseStepper::integrate_trees(const Model& model, State& state) const {
+  for (std::size_t t = 0; t < model.trees.size(); ++t) {
+    const articulated::ArticulatedTree& tree = model.trees[t].tree;
+    TreeState& ts = state.trees[t];
+    const VecX& v_plus = tree_post_[t];
+    VecX tau = ts.tau.size() == tree.nv() ? ts.tau : VecX::Zero(tree.nv());
+    for (std::uint32_t b : model.trees[t].link_body) {
+      Vec6 wrench;
+      wrench << state.bodies[b].force, state.bodies[b].torque;
+      if (!wrench.isZero(0.0)) tau += terms_.jacobian[b]->transpose() * wrench;
+    }
+    for (const articulated::Link& l : tree.links())
+      if (l.nv() == 1) tau(l.v_index) -= l.damping * v_plus(l.v_index);
+    const VecX a = articulated::forward_dynamics_cholesky(tree, ts.q, v_plus, tau, model.options.gravity);
+    ts.q = articulated::integrate_configuration(tree, ts.q, v_plus, model.options.h);
+    articulated::normalize_configuration(tree, ts.q);
+    ts.v = v_plus + model.options.h * a;
+    ts.tau = VecX::Zero(tree.nv());
+  }
 }
 
 void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeeds& needs, StepReport& report) {
   const DrumwrightShellOptions& ds = model.options.drumwright_shell;
   {
     StageTimer timer(report.profile, Stage::FreeVelocity);
+    if (!model.trees.empty()) sync_tree_bodies(model, state);  // links follow q, v even if a caller moved them
     body_velocities(model, state, false, inverse_mass_, start_velocity_);
     body_velocities(model, state, true, inverse_mass_, free_velocity_);  // the broadphase's sweep
+    tree_terms(model, state);
   }
   finder_.find(model, state, free_velocity_, report.profile);
   report.short_contact_distance = finder_.short_contact_distance();
@@ -66,23 +117,26 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
         global.push_back(static_cast<int>(c));
       }
     islands_.clear();
-    if (!active_.contacts.empty()) find_islands(active_, finder_.is_static(), islands_);
+    if (!active_.contacts.empty()) find_islands(active_, finder_.is_static(), islands_, tree_ends_);
+    std::erase_if(islands_, [](const Island& island) { return island.contacts.empty(); });  // a tree alone
     const std::size_t n_islands = islands_.size();
     spaces_.resize(n_islands);
     pre_.resize(n_islands);
     post_.resize(n_islands);
     results_.resize(n_islands);
     velocity_ = start_velocity_;
+    tree_post_ = tree_start_;
     for (std::size_t i = 0; i < n_islands; ++i) {
       const ConstraintSet& set = island_set(active_, islands_, i, island_scratch_);
       ContactSpace& space = spaces_[i];
-      build_contact_space(model, state, inverse_mass_, islands_[i].bodies, set, space);
+      build_contact_space(model, state, inverse_mass_, islands_[i].bodies, set, space,
+                          model.trees.empty() ? nullptr : &terms_);
       const MatX G = stacked_jacobian(space);
       const MatX MGt = space.inverse_mass * G.transpose();
       ConvexImpulseInput in;
       in.A = G * MGt;
       in.A = 0.5 * (in.A + in.A.transpose());
-      pre_[i] = space.gather(start_velocity_);
+      pre_[i] = space.gather(start_velocity_, tree_start_);
       in.b = G * pre_[i];
       in.mu = space.mu;
       in.restitution = ds.restitution;
@@ -90,7 +144,7 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
       in.normal_bound = ds.normal_bound;
       solve_convex_impulse(in, results_[i]);
       post_[i] = pre_[i] + MGt * results_[i].x;
-      space.scatter(post_[i], velocity_);
+      space.scatter(post_[i], velocity_, &tree_post_);
     }
     // a touching contact outside the set that now approaches joins it (guide A.1)
     bool grew = false;
@@ -153,9 +207,11 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
       dv[b] = inverse_mass_[b].apply(external_impulse(model.bodies[b], s, model.options.gravity, model.options.h, dim,
                                                         model.options.gyroscopic));
     }
+    if (!model.trees.empty()) integrate_trees(model, state);  // before finish_step clears the links' applied forces
     finish_step(model, velocity_, state, report);
+    if (!model.trees.empty()) sync_tree_bodies(model, state);  // the links' poses integrated there, replaced by q's
     for (std::size_t b = 0; b < model.bodies.size(); ++b) {
-      if (model.bodies[b].is_static) continue;
+      if (model.bodies[b].is_static || (!terms_.tree_of.empty() && terms_.tree_of[b] >= 0)) continue;
       state.bodies[b].linear_velocity += dv[b].head<3>();
       state.bodies[b].angular_velocity += dv[b].tail<3>();
     }

@@ -17,6 +17,13 @@
 // Newton steps (barrier_newton_steps), a failure = the barrier missing its gap
 // bound or leaving the cone (never silent), restitution_residual =
 // max |u_N + e nu_N|, cone_violation = max ||x_T|| - mu x_N (N s).
+// Kinematic trees take part in joint space (dynamics/contact_space.hpp): the
+// contact space's tree columns carry v_k of the tree, its block of M^-1 is
+// (M + h D)^-1, and step 3 is the tree's forward dynamics at (q_k, v+),
+// a = M(q_k)^-1 (tau - C(q_k, v+)) (Cholesky of M, articulated/dynamics.hpp),
+// q_{k+1} from v+ over h. Joint limits are not modelled: a step that finds a
+// tree joint within eps of its limit stops with an error naming it (never a
+// silent pass through the limit); trees with joint friction are refused.
 #pragma once
 
 #include "contact/contact_model.hpp"
@@ -25,8 +32,10 @@
 #include "sim/contact_finder.hpp"
 #include "sim/islands.hpp"
 #include "sim/stepper.hpp"
+#include "sim/tree_stepping.hpp"
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace pegsim {
@@ -53,6 +62,13 @@ class ConvexImpulseStepper final : public Stepper {
   std::vector<ConvexImpulseResult> results_;
   std::vector<InverseMass> inverse_mass_;
   std::vector<Vec6> start_velocity_, free_velocity_, velocity_;
+  // kinematic trees: their terms, v_k and v+ per tree, their links as one island
+  TreeStepping trees_;
+  TreeTerms terms_;
+  std::vector<VecX> tree_start_, tree_post_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> tree_ends_;
+  void tree_terms(const Model& model, const State& state);
+  void integrate_trees(const Model& model, State& state) const;
 };
 
 }  // namespace pegsim

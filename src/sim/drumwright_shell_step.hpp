@@ -7,9 +7,9 @@
 // per contact point, as both papers write their models; PEG's I- and
 // X-constraint rows are in neither paper), no maximal-coordinate joints (the
 // papers' P with joint rows, guide B.10, is not built yet), kinematic trees
-// only where the stepper takes them (`trees`: no-slip and viscous, contact in
-// joint space, dynamics/contact_space.hpp; not with joint friction, which
-// they do not model), and no position correction. Anything else is refused
+// where the stepper takes them (`trees`; all three do, contact in joint
+// space, dynamics/contact_space.hpp; not with joint friction, which none of
+// the models has), and no position correction. Anything else is refused
 // with an std::invalid_argument naming the option, never silently changed.
 #pragma once
 
