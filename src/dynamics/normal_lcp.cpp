@@ -53,7 +53,7 @@ void fill_lcp(const ContactSpace& space, const MatX& A, const VecX& normal_veloc
 }  // namespace
 
 void build_no_slip_lcp(const ContactSpace& space, const VecX& free_velocity, double h, double touch,
-                       double gap_floor, NormalLcp& out) {
+                       double gap_floor, NormalLcp& out, const std::vector<char>& released) {
   const int n = space.contacts();
   out.touching.assign(n, 0);
   // candidate equality rows (45)-(46), contact by contact, S then T (Algorithm 2's order)
@@ -63,6 +63,7 @@ void build_no_slip_lcp(const ContactSpace& space, const VecX& free_velocity, dou
   for (int i = 0; i < n; ++i) {
     if (space.gap(i) > touch) continue;  // guide B.6 [choice]: no-slip only where the bodies touch (or overlap)
     if (i >= n - space.limit_rows) continue;  // joint limits: no tangents
+    if (!released.empty() && released[i]) continue;
     out.touching[i] = 1;
     candidates.row(rows++) = space.S.row(i);
     candidates.row(rows++) = space.T.row(i);

@@ -74,8 +74,11 @@ struct NormalLcp {
 
 // gap_floor: -infinity for the gaps as found; 0 for the recovery that solves
 // again with penetrating gaps clamped (sim/island_solver.hpp's rule).
+// `released`: per row, 1 for a touching contact that gets no no-slip rows
+// (the stepper's rule for contacts that separate without a normal impulse,
+// sim/normal_lcp_stepper.hpp); empty: none.
 void build_no_slip_lcp(const ContactSpace& space, const VecX& free_velocity, double h, double touch,
-                       double gap_floor, NormalLcp& out);
+                       double gap_floor, NormalLcp& out, const std::vector<char>& released = {});
 void build_viscous_lcp(const ContactSpace& space, const VecX& start_velocity, const VecX& free_velocity, double h,
                        double viscous, double touch, double gap_floor, NormalLcp& out);
 

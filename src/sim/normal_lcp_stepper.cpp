@@ -28,7 +28,7 @@ void NormalLcpStepper::build(const Model& model, const ContactSpace& space, doub
   const DrumwrightShellOptions& d = model.options.drumwright_shell;
   const VecX v_free = space.gather(free_velocity_, tree_free_);
   if (law_ == TangentialLaw::NoSlip)
-    build_no_slip_lcp(space, v_free, model.options.h, d.touch, gap_floor, out);
+    build_no_slip_lcp(space, v_free, model.options.h, d.touch, gap_floor, out, released_);
   else
     build_viscous_lcp(space, space.gather(start_velocity_, tree_start_), v_free, model.options.h, d.viscous, d.touch,
                       gap_floor, out);
@@ -51,6 +51,53 @@ void NormalLcpStepper::tree_terms(const Model& model, State& state) {
     tree_free_[t] = trees_.free_velocity(t);
     for (std::uint32_t link : model.trees[t].link_body) tree_ends_.emplace_back(model.trees[t].link_body[0], link);
   }
+}
+
+// One island's LCP built and solved by the chain, with the recovery for
+// penetrating contacts and the NaN guard (the class comment).
+SolverResult NormalLcpStepper::solve_island(const Model& model, const ContactSpace& space, const ConstraintSet& set,
+                                            const Island& island, StepReport& report, NormalLcp& lcp, VecX& z,
+                                            IslandReport& ir) {
+  {
+    StageTimer timer(report.profile, Stage::Formulation);
+    build(model, space, -std::numeric_limits<double>::infinity(), lcp);
+  }
+  StageTimer timer(report.profile, Stage::Solver);
+  z.setZero(lcp.lcp.size());
+  StepProblem problem;  // the chain's view: n Normal rows, no friction rows (the cone is not the chain's to check)
+  problem.lcp = lcp.lcp;
+  const int n = lcp.lcp.size();
+  problem.normal_var.resize(n);
+  for (int c = 0; c < n; ++c) problem.normal_var[c] = c;
+  problem.first_friction_var.assign(n, -1);
+  problem.slip_var.assign(n, -1);
+  problem.next_normal_var.assign(n, -1);
+  problem.var_contact = problem.normal_var;
+  ir = IslandReport{};
+  ir.bodies = island.bodies;
+  SolverResult result = chain_.solve(set, problem, z, std::numeric_limits<double>::infinity(), ir);
+  const bool penetrating = (space.gap.array() < 0.0).any();
+  if (!ir.certified && penetrating) {
+    NormalLcp clamped;
+    build(model, space, 0.0, clamped);
+    VecX retry;
+    if (chain_.solve_with_last(clamped.lcp, retry)) {
+      lcp = std::move(clamped);
+      z = retry;
+      ir.recovered = true;
+      result.message += "; recovered by solving without penetration correction";
+      SolverResult measured;
+      measure_residuals(lcp.lcp, z, measured);
+      ir.complementarity = measured.complementarity;
+      ir.feasibility = measured.feasibility;
+    }
+  }
+  if (!z.allFinite()) {  // never integrate a NaN
+    z.setZero(n);
+    result.status = SolverStatus::NumericalFailure;
+    result.message = "solver returned non-finite impulses; contact impulses dropped";
+  }
+  return result;
 }
 
 void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& needs, StepReport& report) {
@@ -96,48 +143,26 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
       StageTimer timer(report.profile, Stage::Formulation);
       build_contact_space(model, state, inverse_mass_, islands_[i].bodies, set, space,
                           model.trees.empty() ? nullptr : &terms_);
-      build(model, space, -std::numeric_limits<double>::infinity(), lcp);
     }
     VecX& z = impulses_[i];
-    z.setZero(lcp.lcp.size());
-    StepProblem problem;  // the chain's view: n Normal rows, no friction rows (the cone is not the chain's to check)
-    problem.lcp = lcp.lcp;
-    const int n = lcp.lcp.size();
-    problem.normal_var.resize(n);
-    for (int c = 0; c < n; ++c) problem.normal_var[c] = c;
-    problem.first_friction_var.assign(n, -1);
-    problem.slip_var.assign(n, -1);
-    problem.next_normal_var.assign(n, -1);
-    problem.var_contact = problem.normal_var;
     IslandReport& ir = report.islands[i];
+    released_.assign(space.contacts(), 0);
     SolverResult result;
-    {
-      StageTimer timer(report.profile, Stage::Solver);
-      ir.bodies = islands_[i].bodies;
-      result = chain_.solve(set, problem, z, std::numeric_limits<double>::infinity(), ir);
-      const bool penetrating = (space.gap.array() < 0.0).any();
-      if (!ir.certified && penetrating) {
-        NormalLcp clamped;
-        build(model, space, 0.0, clamped);
-        VecX retry;
-        if (chain_.solve_with_last(clamped.lcp, retry)) {
-          lcp = std::move(clamped);
-          z = retry;
-          ir.recovered = true;
-          result.message += "; recovered by solving without penetration correction";
-          SolverResult measured;
-          measure_residuals(lcp.lcp, z, measured);
-          ir.complementarity = measured.complementarity;
-          ir.feasibility = measured.feasibility;
+    for (int pass = 0;; ++pass) {
+      result = solve_island(model, space, set, islands_[i], report, lcp, z, ir);
+      if (law_ != TangentialLaw::NoSlip || pass + 1 == kReleasePasses) break;
+      // a touching contact that separates without a normal impulse lets go (decision R1 in the header)
+      const VecX v = lcp.velocities(z);
+      bool released = false;
+      for (int c = 0; c + space.limit_rows < space.contacts(); ++c)
+        if (lcp.touching[c] && !(z(c) > 0.0) && space.N.row(c).dot(v) > kSeparating) {
+          released_[c] = 1;
+          released = true;
         }
-      }
-      if (!z.allFinite()) {  // never integrate a NaN
-        z.setZero(n);
-        result.status = SolverStatus::NumericalFailure;
-        result.message = "solver returned non-finite impulses; contact impulses dropped";
-      }
-      add_island_to_report(i, ir, result, report);
+      if (!released) break;
     }
+    add_island_to_report(i, ir, result, report);
+    const int n = lcp.lcp.size();
     StageTimer timer(report.profile, Stage::Integration);
     post_velocities_[i] = lcp.velocities(z);
     space.scatter(post_velocities_[i], velocity_, &tree_post_);

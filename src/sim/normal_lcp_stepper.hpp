@@ -24,6 +24,15 @@
 // clamped at zero (the time-stepping stepper's recovery, sim/island_solver.hpp):
 // with no-slip rows a penetration can make the LCP infeasible (guide B.9-8).
 // It stays counted as a failure.
+// Decision R1 (no-slip): a touching contact that the solve leaves without a
+// normal impulse and separating (N_i v+ > 1e-9 m/s) has no no-slip rows: the
+// island is solved again without them (at most kReleasePasses solves; a
+// released contact stays released). No-slip is Coulomb friction with mu ->
+// infinity, and there |f_t| <= mu f_n with f_n = 0 leaves no tangential force;
+// held to the rows, a foot lifting slowly off the ground stays glued to it
+// for every step its gap is below touch_distance (the quadruped trotted 0.08 m
+// in 2 s that way, 0.42 m on PEG with mu = 0.8; docs/experiments.md). The
+// report is the last solve's.
 #pragma once
 
 #include "contact/contact_model.hpp"
@@ -58,7 +67,12 @@ class NormalLcpStepper final : public Stepper {
   const std::vector<VecX>& post_velocities() const { return post_velocities_; }
 
  private:
+  static constexpr int kReleasePasses = 4;       // R1: solves per island at most
+  static constexpr double kSeparating = 1e-9;    // R1: m/s, N_i v+ above this separates
+
   void build(const Model& model, const ContactSpace& space, double gap_floor, NormalLcp& out) const;
+  SolverResult solve_island(const Model& model, const ContactSpace& space, const ConstraintSet& set,
+                            const Island& island, StepReport& report, NormalLcp& lcp, VecX& z, IslandReport& ir);
   void tree_terms(const Model& model, State& state);
 
   TangentialLaw law_;
@@ -72,6 +86,7 @@ class NormalLcpStepper final : public Stepper {
   std::vector<VecX> impulses_, post_velocities_;
   std::vector<InverseMass> inverse_mass_;
   std::vector<Vec6> start_velocity_, free_velocity_, velocity_;
+  std::vector<char> released_;  // R1: per row of the island being solved
   // kinematic trees (contact in joint space): per tree v, v*, v+; their terms; their links as one island
   TreeStepping trees_;
   TreeTerms terms_;
