@@ -126,6 +126,14 @@ void bind_report(py::module_& m) {
           for (int k = 0; k < 6; ++k) out.mutable_at(static_cast<py::ssize_t>(j), k) = r.joint_wrenches[j](k);
         return out;
       }, "(j, 6): per joint, the force (N) and torque about its anchor (N m) it applied to its end B, world frame")
+      .def_readonly("slip_residual", &StepReport::slip_residual,
+                    "no-slip stepper: largest |S v+|, |T v+| over touching contacts (m/s, ref. 002 eqs. (45)-(46)); 0 otherwise")
+      .def_readonly("restitution_residual", &StepReport::restitution_residual,
+                    "convex-impulse stepper: largest |u_N + e nu_N| (m/s, ref. 000 eq. (1)); 0 otherwise")
+      .def_readonly("barrier_newton_steps", &StepReport::barrier_newton_steps,
+                    "convex-impulse stepper: the log barrier's Newton steps this step")
+      .def_readonly("negative_normal_impulses", &StepReport::negative_normal_impulses,
+                    "convex-impulse stepper: contacts whose phase-1 normal impulse was negative")
       .def("__repr__", [](const StepReport& r) {
         return "<pegsim.StepReport step " + std::to_string(r.step) + ", t = " + std::to_string(r.time) + " s, " +
                std::to_string(r.contacts.size()) + " contacts, solver " + std::string(to_string(r.solver.status)) + ">";

@@ -69,3 +69,28 @@ def test_set_robot_state_moves_the_links_with_the_joints():
         else:
             raise AssertionError("no error for " + message)
     assert np.allclose(w.robot_q("arm"), q)  # a refused state changes nothing
+
+
+def test_ball_held_by_the_no_slip_model_sticks_and_reports_its_slip():
+    """The arm holding the ball under reference 002's no-slip model (trees in
+    joint space, docs/contact-models.md): the report's slip_residual, the
+    largest |S v+|, |T v+| over touching contacts, is round-off (the rows are
+    equalities solved by a Cholesky of Y), while under the convex model it is 0
+    and the restitution residual is reported instead."""
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "scenes", "arm7-grasp-ball.yaml")
+    scene = pegsim.load_scene(os.path.abspath(path))
+    w = pegsim.World(scene, stepper="no-slip", model="standard", solver_chain=["ppm", "lemke"])
+    worst = 0.0
+    for _ in range(200):
+        r = w.step()
+        assert r.solver_failures == 0 and r.contacts_found == 2
+        worst = max(worst, r.slip_residual)
+    # the pads' contact velocities are ~0.5 m/s; 1e-12 m/s is round-off at that scale
+    assert 0.0 < worst < 1e-12
+    c = pegsim.World(scene, stepper="convex-impulse", model="standard")
+    newton = 0
+    for _ in range(50):
+        r = c.step()
+        assert r.slip_residual == 0.0 and r.restitution_residual < 1e-9
+        newton += r.barrier_newton_steps
+    assert newton > 0  # the grasp's contacts went through the barrier method
