@@ -8,8 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
-#include <string>
 
 namespace pegsim {
 namespace {
@@ -36,20 +34,20 @@ void ConvexImpulseStepper::configure(const Model& model) {
 }
 
 // Trees: links follow q, v; link bodies get a zero inverse mass and J_i v*
-// (the broadphase's sweep); the contact space's terms; v_k per tree; a joint
-// within eps of its limit stops the run (the model has no limit rows).
+// (the broadphase's sweep); the contact space's terms; v_k per tree. A joint
+// limit joins like a contact (step 1): at it or past it (gap <= touch) and
+// approaching or resting at v_k; it is a frictionless contact of the island
+// (mu = 0: phase 2 leaves it no tangential impulse).
 void ConvexImpulseStepper::tree_terms(const Model& model, const State& state) {
   tree_ends_.clear();
+  terms_.limits.clear();
   if (model.trees.empty()) return;
   trees_.free_velocities(model, state, inverse_mass_, free_velocity_);
   trees_.fill_terms(model, terms_);
-  for (const TreeTerms::Limit& l : terms_.limits) {
-    const std::size_t t = static_cast<std::size_t>(terms_.tree_of[l.link_body]);
-    throw std::runtime_error("step " + std::to_string(state.step) + ": stepper 'convex-impulse' does not model joint "
-                             "limits, and tree '" + model.trees[t].name + "' has link body '" +
-                             model.bodies[l.link_body].name + "' within eps of its joint's limit (gap " +
-                             std::to_string(l.gap) + ")");
-  }
+  const double touch = model.options.drumwright_shell.touch;
+  std::erase_if(terms_.limits, [&](const TreeTerms::Limit& l) {
+    return l.gap > touch || formulation_detail::row_velocity(l.row, start_velocity_) > 0.0;
+  });
   tree_start_.resize(model.trees.size());
   for (std::size_t t = 0; t < model.trees.size(); ++t) {
     tree_start_[t] = state.trees[t].v;
@@ -117,8 +115,13 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
         global.push_back(static_cast<int>(c));
       }
     islands_.clear();
-    if (!active_.contacts.empty()) find_islands(active_, finder_.is_static(), islands_, tree_ends_);
-    std::erase_if(islands_, [](const Island& island) { return island.contacts.empty(); });  // a tree alone
+    if (!active_.contacts.empty() || !terms_.limits.empty())
+      find_islands(active_, finder_.is_static(), islands_, tree_ends_);
+    std::erase_if(islands_, [&](const Island& island) {  // a tree alone with no limit in the set
+      return island.contacts.empty() && std::none_of(terms_.limits.begin(), terms_.limits.end(), [&](const auto& l) {
+               return std::binary_search(island.bodies.begin(), island.bodies.end(), l.link_body);
+             });
+    });
     const std::size_t n_islands = islands_.size();
     spaces_.resize(n_islands);
     pre_.resize(n_islands);
@@ -186,8 +189,8 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
     report.restitution_residual = std::max(report.restitution_residual, r.restitution_residual);
     report.barrier_newton_steps += r.newton_steps;
     report.negative_normal_impulses += r.negative_normals;
-    // per-contact impulses in the whole set's order
-    for (int k = 0; k < n; ++k) {
+    // per-contact impulses in the whole set's order (the joint-limit rows after the contacts are not contacts)
+    for (int k = 0; k + spaces_[i].limit_rows < n; ++k) {
       const int c = global[static_cast<std::size_t>(islands_[i].contacts[static_cast<std::size_t>(k)])];
       ContactImpulse& imp = report.impulses[c];
       imp.normal = r.x(k);

@@ -21,9 +21,11 @@
 // contact space's tree columns carry v_k of the tree, its block of M^-1 is
 // (M + h D)^-1, and step 3 is the tree's forward dynamics at (q_k, v+),
 // a = M(q_k)^-1 (tau - C(q_k, v+)) (Cholesky of M, articulated/dynamics.hpp),
-// q_{k+1} from v+ over h. Joint limits are not modelled: a step that finds a
-// tree joint within eps of its limit stops with an error naming it (never a
-// silent pass through the limit); trees with joint friction are refused.
+// q_{k+1} from v+ over h. A joint limit at or past its bound (gap <= touch)
+// whose joint approaches or rests joins the set as a frictionless contact
+// (the contact space's limit rows); like the contacts, it has no position-level
+// term, so a joint arriving fast overshoots by up to one step's travel and is
+// held there. Trees with joint friction are refused.
 #pragma once
 
 #include "contact/contact_model.hpp"
