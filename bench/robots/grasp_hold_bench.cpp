@@ -44,9 +44,9 @@ struct Run {
 };
 
 int body_index(const Model& m, const std::string& name) {
-  for (std::size_t i = 0; i < m.bodies.size(); ++i)
-    if (m.bodies[i].name == name) return static_cast<int>(i);
-  throw std::runtime_error("grasp-hold has no body '" + name + "'");
+  const int b = find_body(m, name);
+  if (b < 0) throw std::runtime_error("grasp-hold has no body '" + name + "'");
+  return b;
 }
 
 // The creep tracker: the cube's centre in each finger's frame, from `settle` on.

@@ -21,6 +21,13 @@
 
 namespace pegsim::bench {
 
+// A body's index by name, -1 when the model has none.
+inline int find_body(const Model& m, const std::string& name) {
+  for (std::size_t i = 0; i < m.bodies.size(); ++i)
+    if (m.bodies[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
 inline void mujoco_warning(const char* message) { std::fprintf(stderr, "mujoco: warning: %s\n", message); }
 
 // The model (the caller frees it with mj_deleteModel); throws std::runtime_error with MuJoCo's message.

@@ -69,11 +69,6 @@ double shoulder_error(double t, double yaw, double pitch) {
   return std::max(std::abs(yaw - std::sin(t) / 4), std::abs(pitch - std::sin(2 * t) / 4));
 }
 
-int find_body(const Model& m, const std::string& name) {
-  for (std::size_t i = 0; i < m.bodies.size(); ++i)
-    if (m.bodies[i].name == name) return static_cast<int>(i);
-  return -1;
-}
 
 Result run_pegsim(const Case& c, long steps) {
   const Scene& s = c.scene;

@@ -49,10 +49,8 @@ void ConvexImpulseStepper::tree_terms(const Model& model, const State& state) {
     return l.gap > touch || formulation_detail::row_velocity(l.row, start_velocity_) > 0.0;
   });
   tree_start_.resize(model.trees.size());
-  for (std::size_t t = 0; t < model.trees.size(); ++t) {
-    tree_start_[t] = state.trees[t].v;
-    for (std::uint32_t link : model.trees[t].link_body) tree_ends_.emplace_back(model.trees[t].link_body[0], link);
-  }
+  for (std::size_t t = 0; t < model.trees.size(); ++t) tree_start_[t] = state.trees[t].v;
+  append_tree_link_pairs(model, tree_ends_);
 }
 
 // Step 3 and 4 for the trees: a = M(q_k)^-1 (tau + J' f_links - C(q_k, v+) - D v+),
@@ -117,11 +115,7 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
     islands_.clear();
     if (!active_.contacts.empty() || !terms_.limits.empty())
       find_islands(active_, finder_.is_static(), islands_, tree_ends_);
-    std::erase_if(islands_, [&](const Island& island) {  // a tree alone with no limit in the set
-      return island.contacts.empty() && std::none_of(terms_.limits.begin(), terms_.limits.end(), [&](const auto& l) {
-               return std::binary_search(island.bodies.begin(), island.bodies.end(), l.link_body);
-             });
-    });
+    drop_empty_islands(islands_, terms_);
     const std::size_t n_islands = islands_.size();
     spaces_.resize(n_islands);
     pre_.resize(n_islands);

@@ -46,6 +46,14 @@ void report_contact_impulses(const Island& island, const ConstraintSet& set, con
   }
 }
 
+void drop_empty_islands(std::vector<Island>& islands, const TreeTerms& trees) {
+  std::erase_if(islands, [&](const Island& island) {
+    return island.contacts.empty() && std::none_of(trees.limits.begin(), trees.limits.end(), [&](const auto& l) {
+             return std::binary_search(island.bodies.begin(), island.bodies.end(), l.link_body);
+           });
+  });
+}
+
 void finish_step(const Model& model, const std::vector<Vec6>& velocity, State& state, StepReport& report,
                  TreeStepping* trees) {
   integrate(model, velocity, model.options.h, state);

@@ -39,6 +39,10 @@ const ConstraintSet& island_set(const ConstraintSet& all, const std::vector<Isla
 void report_contact_impulses(const Island& island, const ConstraintSet& set, const ContactSpace& space,
                              const VecX& normal, const MatX& tangential, StepReport& report);
 
+// Drops the islands that have nothing to solve: no contact and no joint limit
+// of `trees` (a tree alone, its links joined by append_tree_link_pairs).
+void drop_empty_islands(std::vector<Island>& islands, const TreeTerms& trees);
+
 // Poses from velocity (eq. 2.36), then the trees' (`trees`: q from v+, links
 // by forward kinematics), forces cleared, time advanced, NaN check.
 void finish_step(const Model& model, const std::vector<Vec6>& velocity, State& state, StepReport& report,

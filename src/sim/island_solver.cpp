@@ -46,12 +46,9 @@ void IslandSolver::group_islands(const Model& model, const std::vector<bool>& is
                                  const ConstraintSet& constraints) {
   joint_ends_.clear();
   for (const JointModel& j : model.joints) joint_ends_.emplace_back(j.body_a, j.body_b);
-  // a tree's links are one island (their rows couple through its M^-1): its
-  // links as pseudo-joint ends (the root with itself: a one-link tree with a
-  // limit row still gets its island), dropped from the islands' joint lists after
+  // a tree's links are one island: pseudo-joint ends, dropped from the islands' joint lists after
   const std::size_t model_joints = joint_ends_.size();
-  for (const TreeModel& t : model.trees)
-    for (std::size_t k = 0; k < t.link_body.size(); ++k) joint_ends_.emplace_back(t.link_body[0], t.link_body[k]);
+  append_tree_link_pairs(model, joint_ends_);
   find_islands(constraints, is_static, islands_, joint_ends_);
   if (joint_ends_.size() != model_joints) {
     for (Island& island : islands_) std::erase_if(island.joints, [&](int j) { return j >= static_cast<int>(model_joints); });

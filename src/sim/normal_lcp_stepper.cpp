@@ -49,8 +49,8 @@ void NormalLcpStepper::tree_terms(const Model& model, State& state) {
   for (std::size_t t = 0; t < model.trees.size(); ++t) {
     tree_start_[t] = state.trees[t].v;
     tree_free_[t] = trees_.free_velocity(t);
-    for (std::uint32_t link : model.trees[t].link_body) tree_ends_.emplace_back(model.trees[t].link_body[0], link);
   }
+  append_tree_link_pairs(model, tree_ends_);
 }
 
 // One island's LCP built and solved by the chain, with the recovery for
@@ -121,11 +121,7 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
   islands_.clear();
   if (!constraints_.contacts.empty() || !terms_.limits.empty())
     find_islands(constraints_, finder_.is_static(), islands_, tree_ends_);
-  std::erase_if(islands_, [&](const Island& island) {  // a tree alone with no active limit: nothing to solve
-    return island.contacts.empty() && std::none_of(terms_.limits.begin(), terms_.limits.end(), [&](const auto& l) {
-             return std::binary_search(island.bodies.begin(), island.bodies.end(), l.link_body);
-           });
-  });
+  drop_empty_islands(islands_, terms_);
   tree_post_ = tree_free_;
   const std::size_t n_islands = islands_.size();
   spaces_.resize(n_islands);

@@ -72,10 +72,8 @@ double PositionCorrector::correct(const Model& model, State& state, ContactFinde
     if (!model.trees.empty()) trees_.begin_projection(model, state, inverse_mass_);  // links: zero inverse mass
     // one problem per island (sim/islands.hpp), and only islands with an
     // overlap in them: elsewhere every gap is >= 0 and the projection is zero
-    // a tree's links are one island (their rows couple through its M^-1)
     tree_ends_.clear();
-    for (const TreeModel& t : model.trees)
-      for (std::uint32_t link : t.link_body) tree_ends_.emplace_back(t.link_body[0], link);
+    append_tree_link_pairs(model, tree_ends_);  // a tree's links are one island
     find_islands(set_, finder.is_static(), islands_, tree_ends_);
     displacement_.assign(nb, Vec6::Zero());
     int projected = 0;

@@ -304,6 +304,11 @@ void TreeStepping::finish_step(const Model& model, State& state) {
   sync_tree_bodies(model, state);
 }
 
+void append_tree_link_pairs(const Model& model, std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) {
+  for (const TreeModel& t : model.trees)
+    for (std::uint32_t link : t.link_body) out.emplace_back(t.link_body[0], link);
+}
+
 void TreeStepping::fill_terms(const Model& model, TreeTerms& out) const {
   out.tree_of = tree_of_;
   out.jacobian.assign(model.bodies.size(), nullptr);

@@ -33,6 +33,7 @@
 #include "sim/state.hpp"
 
 #include <Eigen/Cholesky>
+#include <utility>
 #include <vector>
 
 namespace pegsim {
@@ -49,6 +50,12 @@ int add_tree(Model& model, State& state, std::string name, articulated::Articula
 
 // Link bodies' poses and velocities from every tree's q and v.
 void sync_tree_bodies(const Model& model, State& state);
+
+// A tree's links are one island (their rows couple through its M^-1): appends
+// (root link, link) for every link of every tree, the root with itself too (a
+// one-link tree with a limit row still gets its island), as pseudo-joint ends
+// for find_islands (sim/islands.hpp).
+void append_tree_link_pairs(const Model& model, std::vector<std::pair<std::uint32_t, std::uint32_t>>& out);
 
 class TreeStepping {
  public:
