@@ -135,5 +135,6 @@ void rotation_overlap(const Context& ctx);
 void momentum_chain(const Context& ctx);
 void grasp_2d(const Context& ctx);
 void grasp_2d_friction(const Context& ctx);
+void spinning_platter(const Context& ctx);
 
 }  // namespace pegsim::cli::experiment

@@ -5,9 +5,10 @@
 // deepest overlap after any step, collisions per step (impulse) or solver
 // calls (time-stepping), and each scene's own outcome figure.
 //
-//   pegsim_impulse_compare [SCENE ...]     (default: the three scenes below)
+//   pegsim_impulse_compare [SCENE ...]     (default: the four scenes below)
 //
 // Figures, not a test: docs/experiments.md, "Impulse stepper", quotes them.
+#include "analysis/orbit.hpp"
 #include "impulse/ballistic_flight.hpp"
 #include "io/scene.hpp"
 #include "sim/world.hpp"
@@ -43,11 +44,18 @@ double tilt(const BodyState& s) { return std::acos(std::clamp(s.pose.orientation
 
 // The scene's outcome: billiards: slowest object ball's speed; block-on-block:
 // the dropped block's largest speed from 1 s on and its final height; dominos:
-// how many tilted past 30 deg.
-std::string outcome(const std::string& name, const World& w, double late_speed) {
-  char buf[128];
+// how many tilted past 30 deg; spinning-platter: the ball's orbit rate over
+// the rolling analysis' (2/7 Omega) and its distance from the axis.
+std::string outcome(const std::string& name, const World& w, double late_speed, const OrbitFit& orbit) {
+  char buf[160];
   const auto& bodies = w.state().bodies;
-  if (name == "billiards-break") {
+  if (name == "spinning-platter") {
+    const double rolling = rolling_orbit_rate(bodies[0].angular_velocity.z(), w.model().bodies[1].mass, 0.02,
+                                              w.model().bodies[1].inertia(0, 0));
+    std::snprintf(buf, sizeof buf, "orbit rate %.4f of 2/7 Omega, radius %.5f -> %.5f m (growth %.2e /s)",
+                  orbit.angular_frequency() / rolling, orbit.first_radius(), orbit.last_radius(),
+                  orbit.radius_growth_rate());
+  } else if (name == "billiards-break") {
     double slowest = INFINITY;
     for (std::size_t i = 1; i < bodies.size(); ++i) slowest = std::min(slowest, bodies[i].linear_velocity.norm());
     std::snprintf(buf, sizeof buf, "slowest object ball %.3g m/s", slowest);
@@ -72,6 +80,8 @@ void run(const std::string& path, const std::string& stepper) {
   double e = e0, rise = 0.0, deepest = 0.0, drift = 0.0, late_speed = 0.0;
   long steps = 0, collisions = 0, solves = 0, failures = 0;
   double stepping = 0.0;
+  OrbitFit orbit(w.state().bodies[0].pose.position);  // body 1 about body 0 (read for spinning-platter)
+  if (w.state().bodies.size() > 1) orbit.add(0.0, w.state().bodies[1].pose.position);
   while (w.state().time < w.model().options.duration - 1e-12) {
     const auto t0 = std::chrono::steady_clock::now();
     const StepReport& r = w.step();
@@ -81,6 +91,7 @@ void run(const std::string& path, const std::string& stepper) {
     solves += r.solver_calls;
     failures += r.solver_failures;
     deepest = std::max(deepest, r.max_penetration);
+    if (w.state().bodies.size() > 1) orbit.add(w.state().time, w.state().bodies[1].pose.position);
     const double e1 = energy(w);
     rise = std::max(rise, e1 - e);
     e = e1;
@@ -92,7 +103,7 @@ void run(const std::string& path, const std::string& stepper) {
               "deepest overlap %.2e m  %s %.1f/step%s  %s\n",
               stepper.c_str(), 1e6 * stepping / static_cast<double>(steps), e0, e, rise, drift, deepest,
               stepper == "impulse" ? "collisions" : "solves", static_cast<double>(stepper == "impulse" ? collisions : solves) / static_cast<double>(steps),
-              failures ? (" failures " + std::to_string(failures)).c_str() : "", outcome(s.name, w, late_speed).c_str());
+              failures ? (" failures " + std::to_string(failures)).c_str() : "", outcome(s.name, w, late_speed, orbit).c_str());
 }
 
 }  // namespace
@@ -100,7 +111,7 @@ void run(const std::string& path, const std::string& stepper) {
 int main(int argc, char** argv) {
   std::vector<std::string> names;
   for (int i = 1; i < argc; ++i) names.push_back(argv[i]);
-  if (names.empty()) names = {"billiards-break", "block-on-block-impulse", "dominos"};
+  if (names.empty()) names = {"billiards-break", "block-on-block-impulse", "dominos", "spinning-platter"};
   for (const std::string& name : names) {
     const std::string path = std::string(PEGSIM_SCENES_DIR) + "/" + name + ".yaml";
     std::printf("%s\n", name.c_str());

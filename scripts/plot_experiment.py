@@ -253,6 +253,40 @@ def momentum_chain(d):
     save(fig, d, "momentum_chain.png")
 
 
+# ---- spinning-platter (Mirtich & Canny 6) ------------------------------------------
+
+def spinning_platter(d):
+    """The ball's distance from the axis against time per run, with each run's
+    explicit-Euler prediction r0 exp(sigma t) dashed; and its path."""
+    rows = read(d, "orbit.csv")
+    predicted = {(r["stepper"], r["h"], r["eps"]): num(r["euler_growth_rate"]) for r in read(d, "summary.csv")}
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
+    runs = {}
+    for r in rows:
+        runs.setdefault((r["stepper"], r["h"], r["eps"]), []).append(r)
+    for (stepper, h, eps), group in runs.items():
+        label = f"impulse, eps = {eps}" if stepper == "impulse" else f"time-stepping, h = {h}"
+        t = [num(r["t"]) for r in group]
+        radius = [num(r["radius"]) for r in group]
+        line, = axes[0].plot(t, radius, lw=1, label=label)
+        sigma = predicted.get((stepper, h, eps), math.nan)
+        if radius and not math.isnan(sigma):
+            axes[0].plot(t, [radius[0] * math.exp(sigma * x) for x in t], "--", lw=0.8, color=line.get_color())
+        axes[1].plot([num(r["x"]) for r in group], [num(r["y"]) for r in group], lw=0.5, color=line.get_color())
+    if not runs:
+        no_data(axes[0], "no orbit.csv")
+    axes[0].set_title("distance from the axis (m); dashed: explicit-Euler growth", fontsize=10)
+    axes[0].set_xlabel("t (s)")
+    axes[0].legend(fontsize=8)
+    axes[1].set_title("the ball's path (m)", fontsize=10)
+    axes[1].set_aspect("equal")
+    for ax in axes:
+        ax.grid(alpha=0.3)
+    fig.suptitle("spinning-platter: rolling without slip keeps the radius; each method grows it")
+    fig.tight_layout()
+    save(fig, d, "spinning_platter.png")
+
+
 PLOTS = {
     "triangle-drop": triangle_drop,
     "box-stack-2d": box_stack_2d,
@@ -262,6 +296,7 @@ PLOTS = {
     "momentum-chain": momentum_chain,
     "grasp-2d": lambda d: plot_grasp.grasp(plt, d, "grasp-2d", read, num, by, save, FLOOR),
     "grasp-2d-friction": lambda d: plot_grasp.grasp(plt, d, "grasp-2d-friction", read, num, by, save, FLOOR),
+    "spinning-platter": spinning_platter,
 }
 
 

@@ -234,12 +234,13 @@ void bind_scene(py::module_& m) {
       .def("add_body", [](Scene& s, const ShapeHandle& shape, py::object position, py::object orientation, double theta,
                           py::object velocity, py::object angular_velocity, std::optional<double> mass,
                           std::optional<double> density, py::object inertia, bool is_static,
-                          const std::string& material, const std::string& name) {
+                          bool kinematic, const std::string& material, const std::string& name) {
         const bool planar = s.model.options.dimension == Dimension::Planar;
         BodySpec b;
         b.name = name;
         b.shape = shape.shape;
-        b.is_static = is_static;
+        b.is_static = is_static || kinematic;
+        b.is_kinematic = kinematic;
         if (!position.is_none()) b.position = vec3_from(position, "add_body: position", planar);
         if (!orientation.is_none()) {
           if (planar) throw std::invalid_argument("add_body: a 2D body turns by theta, not orientation");
@@ -261,9 +262,11 @@ void bind_scene(py::module_& m) {
       }, py::arg("shape"), py::kw_only(), py::arg("position") = py::none(), py::arg("orientation") = py::none(),
          py::arg("theta") = 0.0, py::arg("velocity") = py::none(), py::arg("angular_velocity") = py::none(),
          py::arg("mass") = py::none(), py::arg("density") = py::none(), py::arg("inertia") = py::none(),
-         py::arg("static") = false, py::arg("material") = "default", py::arg("name") = "",
+         py::arg("static") = false, py::arg("kinematic") = false, py::arg("material") = "default",
+         py::arg("name") = "",
          "adds a body; returns its index. The shape is placed by position and orientation (w, x, y, z) "
-         "(2D: theta); the body's position is its centre of mass.")
+         "(2D: theta); the body's position is its centre of mass. kinematic=True: a static body moved at its "
+         "constant velocity and angular velocity (prescribed motion; World.velocities can change it per step).")
       .def("__repr__", [](const Scene& s) {
         return "<pegsim.Scene '" + s.name + "', " + std::to_string(static_cast<int>(s.model.options.dimension)) +
                "D, " + std::to_string(s.model.bodies.size()) + " bodies>";

@@ -206,7 +206,12 @@ void bind_world(py::module_& m) {
     std::vector<bool> out;
     for (const BodyModel& b : w.world.model().bodies) out.push_back(b.is_static);
     return out;
-  });
+  }, "per body: static (kinematic bodies included: infinite mass)");
+  c.def_property_readonly("kinematic", [](const WorldHandle& w) {
+    std::vector<bool> out;
+    for (const BodyModel& b : w.world.model().bodies) out.push_back(b.is_kinematic);
+    return out;
+  }, "per body: kinematic (prescribed motion at the velocity in the state)");
   c.def("body", &WorldHandle::body, py::arg("name"), "the index of a body given by name (or index)");
   bind_world_state(c);
   bind_world_statistics(c);

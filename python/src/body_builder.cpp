@@ -34,6 +34,7 @@ std::uint32_t add_body(Scene& scene, BodySpec spec) {
     fail(std::string("a ") + shape_kind_name(first) + (planar ? " in a 2D scene (use polygon, rectangle, ...)"
                                                               : " in a 3D scene (use box, polyhedron, ...)"));
   if (half_space && !spec.is_static) fail("a half-space can only belong to a static body (static=True)");
+  if (half_space && spec.is_kinematic) fail("a half-space cannot move: a kinematic body needs a bounded shape");
   if (planar && half_space && std::get<HalfSpace>(spec.shape).normal.z() != 0.0)
     fail("a 2D half-plane's normal is (x, y)");
 
@@ -48,13 +49,14 @@ std::uint32_t add_body(Scene& scene, BodySpec spec) {
   if (!planar && std::abs(qn - 1.0) > 1e-6)
     fail("orientation must be a unit quaternion (w, x, y, z) (|q| = " + std::to_string(qn) + ", allowed 1 +- 1e-6)");
   const Quat rotation = planar ? Quat(Eigen::AngleAxisd(spec.theta, Vec3::UnitZ())) : spec.orientation.normalized();
-  if (spec.is_static && (spec.velocity.norm() > 0.0 || spec.angular_velocity.norm() > 0.0))
-    fail("a static body does not move: give it no velocity");
+  if (spec.is_static && !spec.is_kinematic && (spec.velocity.norm() > 0.0 || spec.angular_velocity.norm() > 0.0))
+    fail("a static body does not move: give it no velocity (or kinematic=True: moved at that velocity)");
 
   // mass properties; the body frame moves to the centroid
   BodyModel body;
   body.name = spec.name;
   body.is_static = spec.is_static;
+  body.is_kinematic = spec.is_kinematic;
   body.material = material_named(model, spec.material);
   Vec3 position = spec.position;
   if (half_space) {

@@ -18,6 +18,7 @@ struct BodySpec {
   std::string name;               // empty: "body<index>"
   Shape shape;
   bool is_static = false;
+  bool is_kinematic = false;      // prescribed motion: static, moved at its velocity (sim/model.hpp)
   Vec3 position = Vec3::Zero();   // of the shape frame
   Quat orientation = Quat::Identity();  // 3D
   double theta = 0.0;             // 2D

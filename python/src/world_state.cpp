@@ -45,8 +45,10 @@ void check_planar(const WorldHandle& w, const Rows& rows, std::initializer_list<
 
 void check_static_still(const WorldHandle& w, const Rows& rows, const char* what) {
   for (std::size_t i = 0; i < rows.size(); ++i)
-    if (w.world.model().bodies[i].is_static && (rows[i][0] != 0.0 || rows[i][1] != 0.0 || rows[i][2] != 0.0))
-      throw std::invalid_argument(std::string("World.") + what + ": " + w.row(i) + " is static and cannot move");
+    if (const BodyModel& b = w.world.model().bodies[i];
+        b.is_static && !b.is_kinematic && (rows[i][0] != 0.0 || rows[i][1] != 0.0 || rows[i][2] != 0.0))
+      throw std::invalid_argument(std::string("World.") + what + ": " + w.row(i) +
+                                  " is static and cannot move (a kinematic body can)");
 }
 
 Vec3 vec(const std::vector<double>& r) { return Vec3(r[0], r[1], r[2]); }

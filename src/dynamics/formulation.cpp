@@ -11,19 +11,33 @@ namespace formulation_detail {
 
 // G column for direction d applied at the contact points (eq. 2.26 / 2.22):
 // body A receives -d at point_a, body B receives +d at point_b.
+// A kinematic body's side is not a column: its known velocity goes to
+// row.prescribed, d . (v + w x r) with the sign its side has.
 JacobianRow contact_row(const Contact& c, const Vec3& d, const Model& model, const State& state) {
   JacobianRow row;
-  if (!model.bodies[c.body_a].is_static) {
-    const Vec3 r = c.point_a - state.bodies[c.body_a].pose.position;
+  const BodyModel& a = model.bodies[c.body_a];
+  const BodyModel& b = model.bodies[c.body_b];
+  const BodyState& sa = state.bodies[c.body_a];
+  const BodyState& sb = state.bodies[c.body_b];
+  const Vec3 ra = c.point_a - sa.pose.position;
+  const Vec3 rb = c.point_b - sb.pose.position;
+  if (!a.is_static) {
     row.body_a = c.body_a;
-    row.ja << -d, -r.cross(d);
+    row.ja << -d, -ra.cross(d);
+  } else if (a.is_kinematic) {
+    row.prescribed -= d.dot(sa.linear_velocity + sa.angular_velocity.cross(ra));
   }
-  if (!model.bodies[c.body_b].is_static) {
-    const Vec3 r = c.point_b - state.bodies[c.body_b].pose.position;
+  if (!b.is_static) {
     row.body_b = c.body_b;
-    row.jb << d, r.cross(d);
+    row.jb << d, rb.cross(d);
+  } else if (b.is_kinematic) {
+    row.prescribed += d.dot(sb.linear_velocity + sb.angular_velocity.cross(rb));
   }
   return row;
+}
+
+double row_rate(const JacobianRow& row, const FormulationInput& in) {
+  return row_velocity(row, *in.free_velocity) + (in.prescribed_motion ? row.prescribed : 0.0);
 }
 
 double row_velocity(const JacobianRow& row, const std::vector<Vec6>& nu) {
@@ -226,9 +240,8 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
     ++next_slip;
   }
 
-  // b: G' nu* (+ psi/h for Stewart-Trinkle's normal rows)
-  const std::vector<Vec6>& nu = *in.free_velocity;
-  for (int v = 0; v < n_normal + n_friction; ++v) lcp.b(v) = row_velocity(structure.rows[v], nu);
+  // b: G' nu* plus kinematic bodies' surface velocities (+ psi/h for Stewart-Trinkle's normal rows)
+  for (int v = 0; v < n_normal + n_friction; ++v) lcp.b(v) = formulation_detail::row_rate(structure.rows[v], in);
   if (kind == FormulationKind::StewartTrinkle)
     for (int c = 0; c < nc; ++c) lcp.b(c) += set.contacts[c].contact.gap / in.h;
 

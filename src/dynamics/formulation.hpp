@@ -67,6 +67,9 @@ struct FormulationInput {
   // fallback needs it). PEG's rows (eqs. 4.41-4.51) likewise: their C holds
   // the (R - G)' M^-1 G terms of the slack and secondary rows.
   bool matrix = true;
+  // Add kinematic bodies' surface velocities (JacobianRow::prescribed) to b;
+  // false for a position projection, whose b is gaps only.
+  bool prescribed_motion = true;
 };
 
 // The registry's names, "stewart-trinkle", "anitescu-potra" (scene files, CLI,

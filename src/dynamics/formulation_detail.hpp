@@ -16,6 +16,10 @@ JacobianRow contact_row(const Contact& c, const Vec3& d, const Model& model, con
 // w = ja . nu_a + jb . nu_b
 double row_velocity(const JacobianRow& row, const std::vector<Vec6>& nu);
 
+// The row's part of b: row_velocity over in.free_velocity, plus the kinematic
+// bodies' row.prescribed when in.prescribed_motion.
+double row_rate(const JacobianRow& row, const FormulationInput& in);
+
 // A_ij += G_i' M^-1 G_j for the first n_rows_with_bodies of structure.rows
 // (symmetric); the rows' bodies are numbered by number_island_bodies (minv:
 // the scene's, read through LcpStructure::scene_index).

@@ -26,10 +26,26 @@ void advance_pose(BodyState& s, const Vec3& v, const Vec3& w, double h, bool pla
 
 }  // namespace
 
+void advance_kinematic(BodyState& s, double h, bool planar) {
+  s.pose.position += h * s.linear_velocity;
+  if (planar) {
+    s.pose.orientation = Quat(Eigen::AngleAxisd(planar_angle(s.pose) + h * s.angular_velocity.z(), Vec3::UnitZ()));
+    return;
+  }
+  const double angle = h * s.angular_velocity.norm();
+  if (angle > 0.0)
+    s.pose.orientation =
+        (Quat(Eigen::AngleAxisd(angle, s.angular_velocity.normalized())) * s.pose.orientation).normalized();
+}
+
 void integrate(const Model& model, const std::vector<Vec6>& velocity, double h, State& state) {
   const bool planar = model.options.dimension == Dimension::Planar;
   for (std::size_t i = 0; i < model.bodies.size(); ++i) {
     BodyState& s = state.bodies[i];
+    if (model.bodies[i].is_kinematic) {  // prescribed motion: its own constant velocity, exactly
+      advance_kinematic(s, h, planar);
+      continue;
+    }
     if (model.bodies[i].is_static) continue;
     s.linear_velocity = velocity[i].head<3>();
     s.angular_velocity = velocity[i].tail<3>();

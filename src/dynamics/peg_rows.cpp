@@ -72,6 +72,7 @@ JacobianRow difference(const JacobianRow& x, const JacobianRow& y) {
   accumulate(r, x.body_b, x.jb);
   accumulate(r, y.body_a, -y.ja);
   accumulate(r, y.body_b, -y.jb);
+  r.prescribed = x.prescribed - y.prescribed;
   return r;
 }
 
@@ -183,8 +184,7 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
 
   int next_normal = 0;
   int next_slack = n_forces + n_frictional;
-  const std::vector<Vec6>& nu = *in.free_velocity;
-  auto predicted = [&](int c) { return psi_h(c) + row_velocity(normal_row[c], nu); };
+  auto predicted = [&](int c) { return psi_h(c) + row_rate(normal_row[c], in); };
   std::vector<int> s;
   for (const ContactConstraint& k : set.constraints) {
     s = k.contacts;
@@ -251,10 +251,10 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
     ++next_slip;
   }
 
-  // b: R' nu* plus the gap terms (the rows still name scene bodies here)
+  // b: R' nu*, kinematic bodies' surface velocities and the gap terms (rows still name scene bodies here)
   const std::vector<InverseMass>& minv = *in.inverse_mass;
   for (int v = 0; v < n; ++v)
-    lcp.b(v) = row_velocity(structure.rows[v], nu) + row_velocity(terms[v].extra, nu) + terms[v].gap;
+    lcp.b(v) = row_rate(structure.rows[v], in) + row_rate(terms[v].extra, in) + terms[v].gap;
 
   // R - G per row, for the articulated trees' terms (sim/tree_stepping.hpp),
   // numbered with the rows: the island's own body numbers from here on

@@ -40,7 +40,11 @@ Quat add(const Quat& q, const Quat& dq, double h) {
 
 Flight flight_of(const BodyModel& body, const BodyState& state, const Vec3& gravity) {
   Flight f;
-  f.is_static = body.is_static;
+  f.is_static = body.is_static && !body.is_kinematic;
+  if (body.is_kinematic) {  // prescribed motion: constant v and w, the rotation exact (the isotropic path)
+    f.isotropic = true;
+    return f;
+  }
   if (body.is_static) return f;
   f.acceleration = gravity + state.force / body.mass;
   f.torque = state.torque;
@@ -92,7 +96,7 @@ double angular_speed_bound(const Flight& f, const BodyState& s, double horizon) 
 }
 
 double kinetic_energy(const BodyModel& body, const BodyState& s) {
-  if (body.is_static) return 0.0;
+  if (body.is_static) return 0.0;  // kinematic bodies included: infinite mass, outside the energy balance
   const Mat3 I = world_of(s.pose.orientation, body.inertia);
   return 0.5 * body.mass * s.linear_velocity.squaredNorm() + 0.5 * s.angular_velocity.dot(I * s.angular_velocity);
 }

@@ -19,7 +19,7 @@
 namespace pegsim {
 
 struct Flight {
-  bool is_static = true;
+  bool is_static = true;  // does not move (a kinematic body moves: zero acceleration and torque, isotropic)
   Vec3 acceleration = Vec3::Zero();  // world
   Vec3 torque = Vec3::Zero();        // world, about the centre of mass
   Mat3 inertia_body = Mat3::Zero();

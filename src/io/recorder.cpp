@@ -150,12 +150,13 @@ void write_bodies(const Writer& w, hid_t file, const Model& model) {
   const hid_t g = group.get();
   const hsize_t nb = model.bodies.size();
   std::vector<std::string> names;
-  std::vector<std::uint8_t> is_static;
+  std::vector<std::uint8_t> is_static, is_kinematic;
   std::vector<double> mass, inertia;
   std::vector<std::uint32_t> material;
   for (const BodyModel& b : model.bodies) {
     names.push_back(b.name);
     is_static.push_back(b.is_static ? 1 : 0);
+    is_kinematic.push_back(b.is_kinematic ? 1 : 0);
     mass.push_back(b.mass);
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) inertia.push_back(b.inertia(i, j));
@@ -163,6 +164,7 @@ void write_bodies(const Writer& w, hid_t file, const Model& model) {
   }
   w.strings(g, "name", names);
   w.dataset(g, "static", {nb}, is_static);
+  w.dataset(g, "kinematic", {nb}, is_kinematic);
   w.dataset(g, "mass", {nb}, mass);
   w.dataset(g, "inertia", {nb, 3, 3}, inertia);
   w.dataset(g, "material", {nb}, material);

@@ -91,7 +91,7 @@ Quat quaternion(const Field& f) {
 void parse_body(const Field& f, std::size_t index, const ShapeLibrary& shapes, Model& model,
                 State& state, std::map<std::string, int>& name_lines, Vec3& shape_origin) {
   const bool planar = model.options.dimension == Dimension::Planar;
-  f.expect_keys({"name", "shape", "static", "position", "orientation", "theta", "velocity",
+  f.expect_keys({"name", "shape", "static", "kinematic", "position", "orientation", "theta", "velocity",
                  "angular_velocity", "density", "mass", "inertia", "material"});
   BodyModel body;
 
@@ -103,6 +103,13 @@ void parse_body(const Field& f, std::size_t index, const ShapeLibrary& shapes, M
         .fail("duplicate body name '" + body.name + "' (first used at line " +
               std::to_string(it->second + 1) + ")");
   if (const Field s = f["static"]; s.present()) body.is_static = s.boolean();
+  // prescribed motion: static (infinite mass) but moving at its given velocity
+  const Field kinematic = f["kinematic"];
+  if (kinematic.present() && kinematic.boolean()) {
+    if (const Field s = f["static"]; s.present() && !s.boolean())
+      kinematic.fail("a kinematic body is static (infinite mass, moved at its given velocity); drop static: false");
+    body.is_static = body.is_kinematic = true;
+  }
 
   // shape
   const Field shape_field = f.require("shape");
@@ -110,6 +117,8 @@ void parse_body(const Field& f, std::size_t index, const ShapeLibrary& shapes, M
   const bool half_space = is_half_space(body.shape);
   if (half_space && !body.is_static)
     shape_field.fail("a half-space can only belong to a static body (add static: true)");
+  if (half_space && body.is_kinematic)
+    kinematic.fail("a half-space cannot move: a kinematic body needs a bounded shape (a box or a cylinder, say)");
 
   // pose of the shape frame
   if (planar && f.has("orientation"))
@@ -172,9 +181,10 @@ void parse_body(const Field& f, std::size_t index, const ShapeLibrary& shapes, M
   if (const Field w = f["angular_velocity"]; w.present())
     s.angular_velocity = within(w, planar ? Vec3(0.0, 0.0, w.number()) : w.vec3(), scene_limits::kMaxAngularSpeed,
                                 "rad/s");
-  const char* still = "a static body does not move; remove this field or drop static: true";
-  if (body.is_static && s.linear_velocity.norm() > 0.0) f["velocity"].fail(still);
-  if (body.is_static && s.angular_velocity.norm() > 0.0) f["angular_velocity"].fail(still);
+  const char* still = "a static body does not move; remove this field, drop static: true, or make it kinematic: true "
+                      "(moved at this velocity)";
+  if (body.is_static && !body.is_kinematic && s.linear_velocity.norm() > 0.0) f["velocity"].fail(still);
+  if (body.is_static && !body.is_kinematic && s.angular_velocity.norm() > 0.0) f["angular_velocity"].fail(still);
 
   model.add_body(std::move(body));
   state.bodies.push_back(s);

@@ -57,6 +57,10 @@ void parse_joint(const Field& f, std::size_t index, const std::vector<Vec3>& ori
   auto moves = [&](std::uint32_t b) { return b != kWorldBody && !model.bodies[b].is_static; };
   if (!moves(spec.body_a) && !moves(spec.body_b))
     bodies.fail("both ends are the world or static bodies: the joint could never act");
+  for (const std::uint32_t b : {spec.body_a, spec.body_b})
+    if (b != kWorldBody && model.bodies[b].is_kinematic)
+      bodies.fail("a joint to kinematic body '" + model.bodies[b].name +
+                  "' is not supported yet (its rows would not see the body's prescribed velocity)");
 
   // the frame anchor and axes are given in
   std::uint32_t frame = kWorldBody;

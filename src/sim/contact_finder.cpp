@@ -35,16 +35,17 @@ Pose predicted_pose(const BodyState& s, const Vec6& nu, double h, bool planar) {
 // A pair's contact distance is the sum of its two bodies' (both may approach).
 double contact_distance(const Model& model, const State& state, std::uint32_t i) {
   if (!model.options.eps_auto) return 0.5 * model.options.eps;
-  if (model.bodies[i].is_static) return 0.0;
+  if (model.bodies[i].is_static && !model.bodies[i].is_kinematic) return 0.0;
   return std::max(step_travel(model, state, i), 1e-9);
 }
 
 double step_travel(const Model& model, const State& state, std::uint32_t i) {
   const BodyModel& body = model.bodies[i];
-  if (body.is_static) return 0.0;
+  if (body.is_static && !body.is_kinematic) return 0.0;
   const BodyState& s = state.bodies[i];
   const double h = model.options.h;
   const double r = bounding_radius(body.shape);
+  if (body.is_kinematic) return h * (s.linear_velocity.norm() + s.angular_velocity.norm() * r);  // no acceleration
   const Dimension dim = model.options.dimension;
   const InverseMass minv = world_inverse_mass(body, s, dim);
   const Vec6 accel = minv.apply(external_impulse(body, s, model.options.gravity, 1.0, dim, GyroscopicTerm::Explicit));

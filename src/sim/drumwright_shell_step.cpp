@@ -16,6 +16,10 @@ void check_scope(const Model& model, std::string_view stepper, bool trees) {
     throw std::invalid_argument(who + " needs model: standard (the papers' rows are one normal per contact point)");
   if (!model.joints.empty())
     throw std::invalid_argument(who + " does not handle maximal-coordinate joints yet (docs/contact-models.md)");
+  for (const BodyModel& b : model.bodies)
+    if (b.is_kinematic)
+      throw std::invalid_argument(who + " does not handle kinematic (prescribed-motion) bodies yet: body '" + b.name +
+                                  "' (docs/scene-format.md)");
   if (!trees && !model.trees.empty())
     throw std::invalid_argument(who + " does not handle kinematic trees yet (docs/contact-models.md)");
   for (const TreeModel& t : model.trees)

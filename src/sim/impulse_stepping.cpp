@@ -88,8 +88,15 @@ double ImpulseStepper::bound(const Model& model, const State& state, const PartP
   if (lower > o.collision_tolerance && time_of_impact_bound(lower, n, ma, mb, delta) >= remaining) return kInfinity;
   // the parts' distance, with the spin term
   const PartDistance d = part_distance(sa, xa.pose, sb, xb.pose);
-  ma.spin_reach = angular_speed_bound(flights_[pair.a], xa, remaining) * spin_radius(sa);
-  mb.spin_reach = angular_speed_bound(flights_[pair.b], xb, remaining) * spin_radius(sb);
+  // a kinematic body turns at a constant w: along the fixed normal n its surface
+  // moves at (w x r).n = r.(n x w) <= rho |n x w| (reading guide M8; a
+  // platter's top face under a ball: 0)
+  auto spin_reach = [&](std::uint32_t body, const BodyState& x, const Shape& part) {
+    if (model.bodies[body].is_kinematic) return d.normal.cross(x.angular_velocity).norm() * spin_radius(part);
+    return angular_speed_bound(flights_[body], x, remaining) * spin_radius(part);
+  };
+  ma.spin_reach = spin_reach(pair.a, xa, sa);
+  mb.spin_reach = spin_reach(pair.b, xb, sb);
   double tau = time_of_impact_bound(d.bound_distance, d.normal, ma, mb, delta);
   if (tau >= remaining) return kInfinity;
   if (tau < o.min_advance) {

@@ -49,9 +49,12 @@
 // each step from the state alone), so a run restarted from any saved state
 // is bit-identical to the original.
 //
+// Kinematic (prescribed-motion) bodies fly at their constant velocity, with
+// infinite mass in collisions (the paper's spinning platter:
+// scenes/spinning-platter.yaml).
+//
 // Limits: 3D scenes only; no joints or kinematic trees (the model is
-// refused, with the reason); no prescribed-motion (kinematic) bodies exist in
-// pegsim, so the paper's spinning platter is not a scene here.
+// refused, with the reason).
 #pragma once
 
 #include "collision/contact.hpp"

@@ -40,6 +40,13 @@ enum class GyroscopicTerm : std::uint8_t { Implicit, Explicit };
 struct BodyModel {
   std::string name;
   bool is_static = false;
+  // Prescribed motion (Box2D's and Jolt's "kinematic" body): a static body -
+  // infinite mass, untouched by forces, contacts and position correction -
+  // that moves at the constant velocity in its state (centre of mass and
+  // angular velocity about it): a turntable, a conveyor, a moving platform.
+  // is_static is true as well. Contacts see its surface velocity (the b term
+  // of eq. 2.30's rows, JacobianRow::prescribed).
+  bool is_kinematic = false;
   Shape shape;              // body frame, origin at the centre of mass
   double mass = 0.0;        // ignored for static bodies
   Mat3 inertia = Mat3::Zero();  // body frame, about the centre of mass (2D: Izz at (2,2))

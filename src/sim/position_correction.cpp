@@ -43,6 +43,7 @@ bool PositionCorrector::project_island(const Model& model, const State& state, S
   in.state = &state;
   in.inverse_mass = &inverse_mass_;
   in.free_velocity = &at_rest_;
+  in.prescribed_motion = false;
   in.h = 1.0;
   in.matrix = chain.first_needs_matrix();
   build_problem(FormulationKind::StewartTrinkle, in, island_set_, problem_);

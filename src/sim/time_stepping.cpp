@@ -6,9 +6,16 @@
 #include "sim/penetration_meter.hpp"
 #include "sim/stage_timer.hpp"
 
+#include <stdexcept>
+
 namespace pegsim {
 
 void TimeSteppingStepper::configure(const Model& model) {
+  for (const JointModel& j : model.joints)  // joint rows have no prescribed term (JacobianRow::prescribed)
+    for (const std::uint32_t b : {j.body_a, j.body_b})
+      if (b != kWorldBody && model.bodies[b].is_kinematic)
+        throw std::invalid_argument("joint '" + j.name + "' ends on kinematic body '" + model.bodies[b].name +
+                                    "': joints to kinematic bodies are not supported yet");
   // either may throw std::invalid_argument; nothing has changed then
   auto contact_model = make_contact_model(model.options.model, model.options.dimension);
   solver_.configure(model);

@@ -37,11 +37,14 @@ inline constexpr std::uint32_t kNoBody = 0xffffffffu;
 // One row of the constraint Jacobian G' (thesis eq. 2.26): the row's velocity
 // is w = ja . nu_a + jb . nu_b over the two bodies it couples (kNoBody for a
 // static body, or for rows such as Stewart-Trinkle's slip rows that have none).
+// `prescribed` is the row's velocity from a kinematic (prescribed-motion) body
+// outside the problem, a known term of b (sim/model.hpp BodyModel::is_kinematic).
 struct JacobianRow {
   std::uint32_t body_a = kNoBody;
   std::uint32_t body_b = kNoBody;
   Vec6 ja = Vec6::Zero();
   Vec6 jb = Vec6::Zero();
+  double prescribed = 0.0;
 };
 
 // The factored form of a contact problem's matrix, for solvers that work on

@@ -320,6 +320,24 @@ TEST(SceneErrors, MassAndMotion) {
                          {"case.yaml:5: bodies[0].velocity: a static body does not move"}));
 }
 
+TEST(SceneErrors, KinematicBodies) {
+  EXPECT_TRUE(fails_with(yaml({"bodies:", "  - {shape: {half_space: {normal: [0, 0, 1]}}, kinematic: true}"}),
+                         {"case.yaml:2: bodies[0].kinematic: a half-space cannot move"}));
+  EXPECT_TRUE(fails_with(yaml({"bodies:", "  - {shape: {cube: 1}, kinematic: true, static: false}"}),
+                         {"bodies[0].kinematic: a kinematic body is static"}));
+  EXPECT_TRUE(fails_with(yaml({"bodies:", "  - {name: belt, shape: {cube: 1}, kinematic: true, velocity: [1, 0, 0]}",
+                               "  - {name: box, shape: {cube: 1}, mass: 1, position: [0, 0, 2]}", "joints:",
+                               "  - {type: fixed, bodies: [belt, box], anchor: [0, 0, 1]}"}),
+                         {"case.yaml:5: joints[0].bodies: a joint to kinematic body 'belt' is not supported yet"}));
+  // moving is what a kinematic body is for
+  const Scene s = load(yaml({"bodies:", "  - {shape: {cube: 1}, kinematic: true, velocity: [1, 0, 0],"
+                                         " angular_velocity: [0, 0, 2]}"}));
+  ASSERT_EQ(s.model.bodies.size(), 1u);
+  EXPECT_TRUE(s.model.bodies[0].is_static && s.model.bodies[0].is_kinematic);
+  EXPECT_EQ(s.state.bodies[0].linear_velocity, Vec3(1, 0, 0));
+  EXPECT_EQ(s.state.bodies[0].angular_velocity, Vec3(0, 0, 2));
+}
+
 TEST(SceneErrors, FileNamesAndLinesFromFiles) {
   const std::string dir = PEGSIM_TEST_DATA_DIR;
   try {
