@@ -12,7 +12,8 @@
 //   curved kinds (sphere, capsule, cylinder, cone; disc, capsule_2d): point
 //     contacts (narrowphase_curved.hpp): round cores with each other, with
 //     half-spaces and polytopes in closed form (narrowphase_round.cpp);
-//     cylinder / cone with a half-space by their rims (narrowphase_rim.cpp),
+//     cylinder / cone with a half-space, or a polyhedron's facet, by their
+//     rims (narrowphase_rim.cpp),
 //     with anything else by GJK / EPA (narrowphase_gjk.cpp); a 2D kind with
 //     a 3D one: none
 #include "collision/collision_table.hpp"
@@ -50,15 +51,15 @@ void register_curved(CollisionTable& t) {
   register_both_orders<Polyhedron, Capsule, find_contacts_round_polyhedron<Capsule>>(t);
   register_both_orders<HalfSpace, Cylinder, find_contacts_rim>(t);
   register_both_orders<HalfSpace, Cone, find_contacts_rim>(t);
-  gjk_pair<Cylinder, Polyhedron>(t);
+  register_both_orders<Polyhedron, Cylinder, find_contacts_rim>(t);
   gjk_pair<Cylinder, Sphere>(t);
   gjk_pair<Cylinder, Capsule>(t);
-  gjk_pair<Cylinder, Cylinder>(t);
-  gjk_pair<Cylinder, Cone>(t);
-  gjk_pair<Cone, Polyhedron>(t);
+  register_pair<Cylinder, Cylinder, find_contacts_flat>(t);
+  register_both_orders<Cylinder, Cone, find_contacts_flat>(t);
+  register_both_orders<Polyhedron, Cone, find_contacts_rim>(t);
   gjk_pair<Cone, Sphere>(t);
   gjk_pair<Cone, Capsule>(t);
-  gjk_pair<Cone, Cone>(t);
+  register_pair<Cone, Cone, find_contacts_flat>(t);
   // 2D
   round_pair<Disc, Disc>(t);
   round_pair<Disc, Capsule2d>(t);

@@ -49,6 +49,20 @@ void find_contacts_rim(const BodyGeometry& a, const HalfSpace& plane, const Body
                        const NarrowphaseParams& params, std::vector<Contact>& out);
 void find_contacts_rim(const BodyGeometry& a, const HalfSpace& plane, const BodyGeometry& b, const Cone& cb,
                        const NarrowphaseParams& params, std::vector<Contact>& out);
+// cylinder / cone against a polyhedron: rim points over a facet it faces, else
+// the GJK point (narrowphase_rim.cpp)
+void find_contacts_rim(const BodyGeometry& a, const Polyhedron& pa, const BodyGeometry& b, const Cylinder& cb,
+                       const NarrowphaseParams& params, std::vector<Contact>& out);
+void find_contacts_rim(const BodyGeometry& a, const Polyhedron& pa, const BodyGeometry& b, const Cone& cb,
+                       const NarrowphaseParams& params, std::vector<Contact>& out);
+// cylinders and cones with each other: flat face on flat face by rim points,
+// else the GJK point (narrowphase_rim.cpp)
+void find_contacts_flat(const BodyGeometry& a, const Cylinder& ca, const BodyGeometry& b, const Cylinder& cb,
+                        const NarrowphaseParams& params, std::vector<Contact>& out);
+void find_contacts_flat(const BodyGeometry& a, const Cylinder& ca, const BodyGeometry& b, const Cone& cb,
+                        const NarrowphaseParams& params, std::vector<Contact>& out);
+void find_contacts_flat(const BodyGeometry& a, const Cone& ca, const BodyGeometry& b, const Cone& cb,
+                        const NarrowphaseParams& params, std::vector<Contact>& out);
 // any two convex shapes by GJK / EPA, a round kind by its core (narrowphase_gjk.cpp)
 void convex_pair(const BodyGeometry& a, const BodyGeometry& b, const NarrowphaseParams& params,
                  std::vector<Contact>& out);

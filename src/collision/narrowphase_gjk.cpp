@@ -5,11 +5,10 @@
 // GJK then meets a polytope-like set (a segment) instead of a ball, and EPA
 // is needed only when the cores themselves overlap.
 //
-// Used for cylinders and cones against polyhedra, spheres, capsules,
-// cylinders and cones (and, through a compound's parts, against compounds).
-// One contact per pair: a cylinder standing on a box's face is held at one
-// point per step (the deepest point of its rim), which can rock it; on a
-// half-space its rim gives several (narrowphase_rim.cpp).
+// Used for cylinders and cones against spheres, capsules, cylinders and
+// cones, and against a polyhedron's edges and corners (a facet they face gives
+// rim points: narrowphase_rim.cpp). One contact per pair: a cylinder standing
+// on another's flat face is held at one point per step, which can rock it.
 #include "collision/narrowphase_curved.hpp"
 #include "geometry/gjk.hpp"
 

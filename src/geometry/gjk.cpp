@@ -362,12 +362,15 @@ ConvexDistance convex_distance(const SupportMapping& a, const SupportMapping& b)
   for (; iterations < kMaxGjk; ++iterations) {
     const double vv = v.squaredNorm();
     if (vv <= tolerance * tolerance) {
-      // touching within round-off: their distance is |v|, along the last
-      // search direction (EPA would start from a simplex with the origin on
-      // its boundary). Exactly on D, or a planar pair (extruded: GJK stays in
-      // the plane, where the origin may be inside D): EPA
-      if (vv > 0.0 && !planar) touching = true;
-      else overlapping = true;
+      // the origin on GJK's segment or triangle, within round-off: on D's
+      // boundary (touching) or inside D, which a segment or triangle through
+      // D's interior cannot tell apart (two cylinders overlapping 2 mm face to
+      // face ended here at 7e-15 after two iterations). EPA decides; should
+      // it not converge, a touching answer: the distance |v| along the last
+      // search direction (a planar pair, extruded, stays with EPA: GJK keeps
+      // to the plane, where the origin may be inside D)
+      overlapping = true;
+      touching = vv > 0.0 && !planar;
       break;
     }
     direction = v;
@@ -411,7 +414,7 @@ ConvexDistance convex_distance(const SupportMapping& a, const SupportMapping& b)
     ConvexDistance r = Epa(a, b, 1e4 * tolerance).run(s, iterations, epa_converged);
     r.iterations = iterations;
     r.converged = epa_converged;
-    return r;
+    if (epa_converged || !touching) return r;
   }
   ConvexDistance r;
   r.point_a = r.point_b = Vec3::Zero();

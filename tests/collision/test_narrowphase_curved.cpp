@@ -191,6 +191,121 @@ TEST(NarrowphaseCurved, CylinderStandsOnItsRimAndLiesOnTwoPoints) {
   for (const Contact& k : lying) EXPECT_NEAR(k.gap, 0.0, 1e-15);
 }
 
+// A cylinder or cone on a polyhedron's facet, or on a cylinder's flat face,
+// is held as on a half-space in that face's plane (narrowphase_rim.cpp):
+// where the face is wide enough to hold every rim point the routines are
+// independent paths to the same contacts (same points, gaps and numbers), at
+// rest (gap 0, where GJK's normal is arbitrary), apart, overlapping, tilted
+// within and past the flat limit.
+TEST(NarrowphaseCurved, RimOnAWideFacetIsRimOnItsPlane) {
+  const Shape box_table = make_box(Vec3(4.0, 4.0, 0.2));  // top face z = 0.1 at the origin
+  const Shape round_table = make_cylinder(4.0, 0.2);
+  const Shape top_plane = HalfSpace{Vec3::UnitZ(), 0.1};
+  NarrowphaseParams params;
+  params.eps = 0.01;
+  int compared = 0;
+  for (const Shape& table : {box_table, round_table})
+  for (const Shape& s : {Shape(make_cylinder(0.3, 1.0)), Shape(make_cone(0.3, 0.8))}) {
+    for (const double tilt : {0.0, 0.004, 0.3, std::numbers::pi / 2}) {
+      for (const double gap : {0.0, 0.004, -0.002}) {
+        Pose pose;
+        pose.orientation = Quat(Eigen::AngleAxisd(tilt, Vec3(1.0, 2.0, 0.0).normalized()));
+        pose.position = Vec3(0.2, -0.1, 0.0);
+        pose.position.z() += 0.1 + gap - world_support(s, pose, -Vec3::UnitZ()).z();  // lowest point at 0.1 + gap
+        std::vector<Contact> on_box, on_plane;
+        find_contacts({0, &table, Pose()}, {1, &s, pose}, params, on_box);
+        find_contacts({0, &top_plane, Pose()}, {1, &s, pose}, params, on_plane);
+        const std::string what = std::string(shape_kind_name(s)) + " on " + shape_kind_name(table) + " tilt " +
+                                 std::to_string(tilt) + " gap " + std::to_string(gap);
+        ASSERT_FALSE(on_plane.empty()) << what;
+        ASSERT_EQ(on_box.size(), on_plane.size()) << what;
+        for (std::size_t i = 0; i < on_box.size(); ++i) {
+          EXPECT_EQ(on_box[i].features.feature_b, on_plane[i].features.feature_b) << what;
+          EXPECT_LT((on_box[i].point_b - on_plane[i].point_b).norm(), 1e-12) << what;
+          EXPECT_NEAR(on_box[i].gap, on_plane[i].gap, 1e-12) << what;
+          EXPECT_LT((on_box[i].normal - Vec3::UnitZ()).norm(), 1e-15) << what;
+        }
+        ++compared;
+      }
+    }
+  }
+  EXPECT_EQ(compared, 48);
+}
+
+// The other way round: a box resting on a cylinder's flat face stands on its
+// corners (the facet's vertices over the face's disc), and a cylinder half
+// over a box's edge keeps only the rim points over the facet, with the box's
+// corners under its disc: every contact over both the facet and the disc, so
+// the support polygon is that of the overlap.
+TEST(NarrowphaseCurved, BoxOnACapStandsOnItsCornersAndARimOverAnEdgeOnTheOverlap) {
+  const Shape box = make_box(Vec3(0.2, 0.2, 0.2)), table = make_cylinder(1.0, 0.1);
+  NarrowphaseParams params;
+  params.eps = 0.01;
+  std::vector<Contact> out;
+  const Pose table_pose{Vec3(0, 0, -0.05), Quat(Eigen::AngleAxisd(0.7, Vec3::UnitZ()))};
+  find_contacts({0, &box, Pose{Vec3(0.3, 0.2, 0.1), Quat::Identity()}}, {1, &table, table_pose}, params, out);
+  ASSERT_EQ(out.size(), 4u);
+  for (const Contact& k : out) {
+    EXPECT_NEAR(k.gap, 0.0, 1e-15);
+    EXPECT_NEAR(k.point_a.z(), 0.0, 1e-15);
+    EXPECT_NEAR(std::abs(k.point_a.x() - 0.3), 0.1, 1e-15);  // a corner of the box's bottom face
+    EXPECT_NEAR(std::abs(k.point_a.y() - 0.2), 0.1, 1e-15);
+    EXPECT_LT((k.normal + Vec3::UnitZ()).norm(), 1e-15);  // from the box (A) down into the table
+    EXPECT_GE(k.features.feature_b, 64);
+  }
+  // a can of radius 0.3 centred 0.1 inside the box's edge x = 0.1 (box 0.2 wide at the origin, top z = 0.1)
+  const Shape can = make_cylinder(0.3, 0.5);
+  out.clear();
+  find_contacts({0, &box, Pose()}, {1, &can, Pose{Vec3(0.0, 0.0, 0.35), Quat::Identity()}}, params, out);
+  ASSERT_GE(out.size(), 4u);
+  int corners = 0;
+  for (const Contact& k : out) {
+    EXPECT_NEAR(k.gap, 0.0, 1e-15);
+    EXPECT_LE(std::abs(k.point_a.x()), 0.1 + 1e-15);  // over the box's top face
+    EXPECT_LE(std::abs(k.point_a.y()), 0.1 + 1e-15);
+    EXPECT_LE(std::hypot(k.point_a.x(), k.point_a.y()), 0.3 + 1e-15);  // under the can's disc
+    corners += k.features.feature_b >= 64;
+  }
+  EXPECT_EQ(corners, 4);  // the box's top is inside the can's disc: all four corners, no rim point over it
+  // a can lying along x across the box's edge x = 0.1 (from x = -0.1 to 0.2): its line of contact clipped there
+  const Shape rod = make_cylinder(0.05, 0.3);
+  out.clear();
+  find_contacts({0, &box, Pose()},
+                {1, &rod, Pose{Vec3(0.05, 0.0, 0.15), Quat(Eigen::AngleAxisd(std::numbers::pi / 2, Vec3::UnitY()))}},
+                params, out);
+  ASSERT_EQ(out.size(), 2u);
+  std::vector<double> xs = {out[0].point_a.x(), out[1].point_a.x()};
+  std::sort(xs.begin(), xs.end());
+  EXPECT_NEAR(xs[0], -0.1, 1e-12);
+  EXPECT_NEAR(xs[1], 0.1, 1e-12);  // the edge, not the rod's end at 0.2 in the air
+  for (const Contact& k : out) EXPECT_NEAR(k.gap, 0.0, 1e-12);
+  // cans stacked on a common axis: two equal rims give one rim's 8 points (not
+  // 16 coincident ones); a smaller can on a larger one stands on its own rim, a
+  // larger on a smaller on the smaller's. Off axis by 1 mm, the contacts lie
+  // over both faces (the lens where they overlap).
+  const Shape small = make_cylinder(0.03, 0.12), large = make_cylinder(0.05, 0.12);
+  for (const double offset : {0.0, 0.001})
+    for (const auto& [lower, upper] : {std::pair{&small, &small}, std::pair{&large, &small}, std::pair{&small, &large}}) {
+      out.clear();
+      find_contacts({0, lower, Pose{Vec3(0, 0, 0.06), Quat::Identity()}},
+                    {1, upper, Pose{Vec3(offset, 0, 0.18), Quat::Identity()}}, params, out);
+      if (offset == 0.0) {
+        ASSERT_EQ(out.size(), 8u);
+      }
+      ASSERT_GE(out.size(), 3u);
+      for (const Contact& k : out) {
+        EXPECT_NEAR(k.gap, 0.0, 1e-15);
+        if (offset == 0.0) {
+          EXPECT_NEAR(std::hypot(k.point_a.x(), k.point_a.y()), 0.03, 1e-12);  // the small rim
+        }
+        const double r_lower = lower == &small ? 0.03 : 0.05, r_upper = upper == &small ? 0.03 : 0.05;
+        EXPECT_LE(std::hypot(k.point_a.x(), k.point_a.y()), r_lower * (1 + 1e-9));
+        EXPECT_LE(std::hypot(k.point_a.x() - offset, k.point_a.y()), r_upper * (1 + 1e-9));
+        EXPECT_LT((k.normal - Vec3::UnitZ()).norm(), 1e-15);
+      }
+    }
+}
+
 // A compound's parts meet a curved shape one by one (thesis 4.5): a ball in
 // the corner of an L touches both parts, each contact tagged with its part.
 TEST(NarrowphaseCurved, CompoundPartsMeetACurvedShape) {

@@ -115,6 +115,45 @@ TEST(CurvedResting, BallsInAGrooveAndOnABoxDoNotSink) {
   }
 }
 
+// Flat on flat with a curved shape (collision/narrowphase_rim.cpp): a can
+// standing on a box table, a can lying on it across its edge (its centre of
+// mass over the table), a box on a round table and a cone on its base, all set
+// down touching, stay exactly where they are for 2 s under PEG: each rests on
+// a support polygon (rim points, the box's corners, the line of contact
+// clipped at the edge). With one GJK point per pair (before) the standing can
+// and the box rocked and fell. Tolerances: the solver's 1e-9 scale, as for
+// the resting balls above.
+TEST(CurvedResting, CansStandAndLieOnATableAndABoxOnARoundTable) {
+  const std::string yaml = R"(
+options: {name: flat, dimension: 3, h: 0.005, duration: 2, model: peg, friction: 0.5}
+bodies:
+  - {name: table, shape: {box: [1, 1, 0.1]}, static: true, position: [0, 0, -0.05]}
+  - {name: can, shape: {cylinder: {radius: 0.03, height: 0.12}}, density: 500, position: [0.2, 0.2, 0.06]}
+  - {name: rod, shape: {cylinder: {radius: 0.02, height: 0.3}}, density: 500, position: [0.4, -0.2, 0.02],
+     orientation: {axis_angle: [0, 1, 0, 1.5707963267948966]}}
+  - {name: round, shape: {cylinder: {radius: 0.4, height: 0.1}}, static: true, position: [2, 0, -0.05]}
+  - {name: box, shape: {cube: 0.1}, density: 500, position: [2.1, 0.1, 0.05]}
+  - {name: cone, shape: {cone: {radius: 0.04, height: 0.1}}, density: 500, position: [-0.2, -0.2, 0]}
+)";
+  Scene s = load_scene_string(yaml);
+  const State start = s.state;
+  World w = test::measuring_world(std::move(s.model), std::move(s.state));
+  int failures = 0;
+  double deepest = 0.0;
+  while (w.state().time < 2.0 - 1e-12) {
+    const StepReport& r = w.step();
+    failures += r.solver_failures;
+    deepest = std::max(deepest, r.max_penetration);
+  }
+  EXPECT_EQ(failures, 0);
+  EXPECT_LT(deepest, 1e-9);
+  for (std::uint32_t i : {1u, 2u, 4u, 5u}) {
+    const BodyState& now = w.state().bodies[i];
+    EXPECT_LT((now.pose.position - start.bodies[i].pose.position).norm(), 1e-9) << w.model().bodies[i].name;
+    EXPECT_LT(now.pose.orientation.angularDistance(start.bodies[i].pose.orientation), 1e-9) << w.model().bodies[i].name;
+  }
+}
+
 // A frictionless ball thrown at the ground and a tilted wall: each impact is
 // perfectly inelastic in the normal direction (the time-stepping LCP has no
 // restitution), so the mechanical energy never rises. In flight the
