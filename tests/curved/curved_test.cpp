@@ -138,15 +138,9 @@ bodies:
   Scene s = load_scene_string(yaml);
   const State start = s.state;
   World w = test::measuring_world(std::move(s.model), std::move(s.state));
-  int failures = 0;
-  double deepest = 0.0;
-  while (w.state().time < 2.0 - 1e-12) {
-    const StepReport& r = w.step();
-    failures += r.solver_failures;
-    deepest = std::max(deepest, r.max_penetration);
-  }
-  EXPECT_EQ(failures, 0);
-  EXPECT_LT(deepest, 1e-9);
+  const test::RunStats run = test::run_until(w, 2.0);
+  EXPECT_EQ(run.failures, 0);
+  EXPECT_LT(run.max_penetration, 1e-9);
   for (std::uint32_t i : {1u, 2u, 4u, 5u}) {
     const BodyState& now = w.state().bodies[i];
     EXPECT_LT((now.pose.position - start.bodies[i].pose.position).norm(), 1e-9) << w.model().bodies[i].name;

@@ -7,6 +7,7 @@
 // (b of eq. 2.30); PEG's face contact goes through its slack rows (the
 // difference of two sub-contacts' rows), so both paths are exercised.
 #include "io/scene.hpp"
+#include "sim/scene_runner.hpp"
 #include "sim/world.hpp"
 
 #include <gtest/gtest.h>
@@ -104,17 +105,10 @@ bodies:
   - {name: box, shape: {cube: 0.1}, mass: 0.5, position: [0.3, 0, 0.05]}
 )", "turntable.yaml");
   World w(std::move(s.model), std::move(s.state));
-  w.set_measure_penetration(true);
-  int failures = 0;
-  double deepest = 0.0;
-  while (w.state().time < 2.0 - 1e-9) {
-    const StepReport& r = w.step();
-    failures += r.solver_failures;
-    deepest = std::max(deepest, r.max_penetration);
-  }
+  const test::RunStats run = test::run_until(w, 2.0);
   const BodyState& box = w.state().bodies[1];
-  EXPECT_EQ(failures, 0);
-  EXPECT_LT(deepest, 1e-9);
+  EXPECT_EQ(run.failures, 0);
+  EXPECT_LT(run.max_penetration, 1e-9);
   EXPECT_NEAR(box.angular_velocity.z(), 2.0, 0.02);
   const Vec3 r = box.pose.position;
   const Vec3 carried(-2.0 * r.y(), 2.0 * r.x(), 0.0);  // Omega z x r
