@@ -31,7 +31,7 @@ VecX forward_dynamics_aba(const ArticulatedTree& tree, const VecX& q, const VecX
   std::vector<VecX> u(n);
   for (int i = n - 1; i >= 0; --i) {
     const Link& l = tree.link(i);
-    const MatX& S = kin.subspace[i];
+    const Subspace& S = kin.subspace[i];
     Mat6 Ia = IA[i];
     Vec6 pa = pA[i];
     if (l.nv() > 0) {

@@ -26,15 +26,14 @@ MatX mass_matrix(const ArticulatedTree& tree, const TreeKinematics& kin) {
   for (int i = 0; i < n; ++i) {
     const Link& l = tree.link(i);
     if (l.nv() == 0) continue;
-    MatX F = Ic[i] * kin.subspace[i];
+    Subspace F = Ic[i] * kin.subspace[i];  // 6 x nv_i, on the stack
     H.block(l.v_index, l.v_index, l.nv(), l.nv()) = kin.subspace[i].transpose() * F;
     for (int j = i; tree.link(j).parent >= 0;) {
-      const Mat6 Xt = kin.from_parent[j].motion_matrix().transpose();
-      F = Xt * F;  // lambda(j)_X*_j F
+      for (int k = 0; k < F.cols(); ++k) F.col(k) = kin.from_parent[j].transpose_apply(F.col(k));  // lambda(j)_X*_j F
       j = tree.link(j).parent;
       const Link& lj = tree.link(j);
       if (lj.nv() == 0) continue;
-      const MatX Hij = F.transpose() * kin.subspace[j];
+      const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6> Hij = F.transpose() * kin.subspace[j];
       H.block(l.v_index, lj.v_index, l.nv(), lj.nv()) = Hij;
       H.block(lj.v_index, l.v_index, lj.nv(), l.nv()) = Hij.transpose();
     }

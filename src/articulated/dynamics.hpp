@@ -19,6 +19,11 @@ VecX inverse_dynamics(const ArticulatedTree& tree, const VecX& q, const VecX& v,
                       const Vec3& gravity, const std::vector<Vec6>& external_force = {});
 VecX bias_forces(const ArticulatedTree& tree, const VecX& q, const VecX& v, const Vec3& gravity,
                  const std::vector<Vec6>& external_force = {});
+// The same from forward kinematics already taken at (q, v) (kin.velocity filled):
+// a stepper that needs the transforms for M(q) and the Jacobians takes them once.
+VecX inverse_dynamics(const ArticulatedTree& tree, const TreeKinematics& kin, const VecX& v, const VecX& qdd,
+                      const Vec3& gravity, const std::vector<Vec6>& external_force = {});
+VecX bias_forces(const ArticulatedTree& tree, const TreeKinematics& kin, const VecX& v, const Vec3& gravity);
 
 MatX mass_matrix(const ArticulatedTree& tree, const VecX& q);
 MatX mass_matrix(const ArticulatedTree& tree, const TreeKinematics& kin);  // from kin's transforms

@@ -2,6 +2,18 @@
 
 namespace pegsim::articulated {
 
+Subspace joint_subspace(const Link& link) {
+  Subspace S = Subspace::Zero(6, link.nv());
+  switch (link.joint) {
+    case JointKind::Revolute: S.block<3, 1>(0, 0) = link.axis; break;
+    case JointKind::Prismatic: S.block<3, 1>(3, 0) = link.axis; break;
+    case JointKind::Fixed: break;
+    case JointKind::Spherical: S.topRows<3>().setIdentity(); break;
+    case JointKind::Floating: S.setIdentity(); break;
+  }
+  return S;
+}
+
 void forward_kinematics(const ArticulatedTree& tree, const VecX& q, const VecX& v, TreeKinematics& out) {
   const int n = tree.link_count();
   const bool with_velocity = v.size() == tree.nv();
@@ -13,7 +25,7 @@ void forward_kinematics(const ArticulatedTree& tree, const VecX& q, const VecX& 
     const Link& l = tree.link(i);
     out.from_parent[i] = joint_transform(l, q) * l.joint_placement;
     out.from_world[i] = l.parent < 0 ? out.from_parent[i] : out.from_parent[i] * out.from_world[l.parent];
-    out.subspace[i] = motion_subspace(l);
+    out.subspace[i] = joint_subspace(l);
     if (!with_velocity) continue;
     Vec6 vi = out.subspace[i] * v.segment(l.v_index, l.nv());
     if (l.parent >= 0) vi += out.from_parent[i].apply_motion(out.velocity[l.parent]);

@@ -12,10 +12,15 @@
 
 namespace pegsim::articulated {
 
+// A joint's motion subspace S_i (eq. 4.5; constant in link coordinates for
+// pegsim's joints, c_J = 0): 6 x nv_i with nv_i <= 6, held without the heap.
+using Subspace = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;
+Subspace joint_subspace(const Link& link);
+
 struct TreeKinematics {
   std::vector<Transform> from_parent;  // i_X_lambda(i) = X_J X_T (eq. 4.16)
   std::vector<Transform> from_world;   // i_X_0 = i_X_lambda(i) lambda(i)_X_0
-  std::vector<MatX> subspace;          // S_i, link i coordinates
+  std::vector<Subspace> subspace;      // S_i, link i coordinates
   std::vector<Vec6> velocity;          // v_i = i_X_lambda v_lambda + S_i qd_i (eq. 4.17), link coordinates
 };
 

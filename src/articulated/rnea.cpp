@@ -9,9 +9,14 @@ namespace pegsim::articulated {
 
 VecX inverse_dynamics(const ArticulatedTree& tree, const VecX& q, const VecX& v, const VecX& qdd,
                       const Vec3& gravity, const std::vector<Vec6>& external_force) {
-  const int n = tree.link_count();
   TreeKinematics kin;
   forward_kinematics(tree, q, v, kin);
+  return inverse_dynamics(tree, kin, v, qdd, gravity, external_force);
+}
+
+VecX inverse_dynamics(const ArticulatedTree& tree, const TreeKinematics& kin, const VecX& v, const VecX& qdd,
+                      const Vec3& gravity, const std::vector<Vec6>& external_force) {
+  const int n = tree.link_count();
   const Vec6 a0 = spatial(Vec3::Zero(), -gravity);  // a_0 = -a_g
   std::vector<Vec6> a(n), f(n);
   for (int i = 0; i < n; ++i) {
@@ -36,6 +41,10 @@ VecX inverse_dynamics(const ArticulatedTree& tree, const VecX& q, const VecX& v,
 VecX bias_forces(const ArticulatedTree& tree, const VecX& q, const VecX& v, const Vec3& gravity,
                  const std::vector<Vec6>& external_force) {
   return inverse_dynamics(tree, q, v, VecX::Zero(tree.nv()), gravity, external_force);
+}
+
+VecX bias_forces(const ArticulatedTree& tree, const TreeKinematics& kin, const VecX& v, const Vec3& gravity) {
+  return inverse_dynamics(tree, kin, v, VecX::Zero(tree.nv()), gravity);
 }
 
 Vec6 link_force(const TreeKinematics& kin, int i, const Vec3& f_world, const Vec3& point_world) {

@@ -1,4 +1,5 @@
 #include "articulated/tree.hpp"
+#include "articulated/kinematics.hpp"
 
 #include <Eigen/Eigenvalues>
 
@@ -105,17 +106,7 @@ Transform joint_transform(const Link& link, const VecX& q) {
   return Transform{};
 }
 
-MatX motion_subspace(const Link& link) {
-  MatX S = MatX::Zero(6, link.nv());
-  switch (link.joint) {
-    case JointKind::Revolute: S.block<3, 1>(0, 0) = link.axis; break;
-    case JointKind::Prismatic: S.block<3, 1>(3, 0) = link.axis; break;
-    case JointKind::Fixed: break;
-    case JointKind::Spherical: S.topRows<3>().setIdentity(); break;
-    case JointKind::Floating: S.setIdentity(); break;
-  }
-  return S;
-}
+MatX motion_subspace(const Link& link) { return joint_subspace(link); }  // kinematics.cpp
 
 // Q exp(h omega / 2): the rotation by h omega (child frame) after Q
 static Quat rotate_by(const Quat& Q, const Vec3& omega, double h) {

@@ -197,7 +197,7 @@ MatX TreeStepping::link_terms(const Model& model, const State& state, std::size_
   const TreeModel& tm = model.trees[t];
   const articulated::ArticulatedTree& tree = tm.tree;
   Tree& d = trees_[t];
-  articulated::forward_kinematics(tree, state.trees[t].q, VecX(), kin);
+  articulated::forward_kinematics(tree, state.trees[t].q, state.trees[t].v, kin);  // velocities for the bias forces
   d.jacobian.resize(tree.link_count());
   for (int i = 0; i < tree.link_count(); ++i) {
     const std::uint32_t b = tm.link_body[i];
@@ -232,7 +232,7 @@ void TreeStepping::free_velocities(const Model& model, const State& state, std::
       if (l.nv() == 1) damping(l.v_index) = l.damping;
     M.diagonal() += h * damping;
     d.inertia.compute(M);
-    force -= articulated::bias_forces(tree, ts.q, ts.v, model.options.gravity);
+    force -= articulated::bias_forces(tree, kin, ts.v, model.options.gravity);  // kin: link_terms' at (q, v)
     force -= damping.cwiseProduct(ts.v);
     d.free_velocity = ts.v + d.inertia.solve(h * force);
     d.impulse = VecX::Zero(tree.nv());
