@@ -136,5 +136,6 @@ void momentum_chain(const Context& ctx);
 void grasp_2d(const Context& ctx);
 void grasp_2d_friction(const Context& ctx);
 void spinning_platter(const Context& ctx);
+void arm_grasp_ball(const Context& ctx);
 
 }  // namespace pegsim::cli::experiment

@@ -16,6 +16,8 @@ const std::vector<Definition>& definitions() {
        momentum_chain},
       {"grasp-2d", "thesis 5.2.5, Figs. 5.17-5.20: a PD-driven gripper grasps ten random polygons, h swept", grasp_2d},
       {"grasp-2d-friction", "thesis 5.2.6, Figs. 5.21-5.22: grasp-2d with mu = 0.25", grasp_2d_friction},
+      {"arm-grasp-ball", "Drumwright-Shell 000 sec. 4: the 7-DOF arm holds a ball, drift in the gripper, PEG / no-slip / convex",
+       arm_grasp_ball},
       {"spinning-platter", "Mirtich & Canny 6: a ball on a kinematic turntable, impulse (eps swept) and LCP (h swept)",
        spinning_platter},
   };

@@ -287,6 +287,26 @@ def spinning_platter(d):
     save(fig, d, "spinning_platter.png")
 
 
+# ---- arm-grasp-ball (Drumwright-Shell 000, section 4) ---------------------------------
+
+def arm_grasp_ball(d):
+    """The ball's drift in the gripper (left pad's frame) against time, per model."""
+    fig, ax = plt.subplots(figsize=(8, 4.6))
+    rows = read(d, "drift.csv")
+    for model, group in by(rows, "model").items():
+        ax.plot([num(r["t"]) for r in group], [num(r["drift"]) for r in group], lw=1, label=model)
+    if not rows:
+        no_data(ax, "no drift.csv")
+    ax.axhline(1e-4, color="k", ls="--", lw=0.8, label="0.1 mm (the paper's convex model)")
+    ax.set_xlabel("t (s)")
+    ax.set_ylabel("drift of the ball in the gripper (m)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.suptitle("arm-grasp-ball: h = 0.001, shoulder on sin(t)/4, sin(2t)/4")
+    fig.tight_layout()
+    save(fig, d, "arm_grasp_ball.png")
+
+
 PLOTS = {
     "triangle-drop": triangle_drop,
     "box-stack-2d": box_stack_2d,
@@ -297,6 +317,7 @@ PLOTS = {
     "grasp-2d": lambda d: plot_grasp.grasp(plt, d, "grasp-2d", read, num, by, save, FLOOR),
     "grasp-2d-friction": lambda d: plot_grasp.grasp(plt, d, "grasp-2d-friction", read, num, by, save, FLOOR),
     "spinning-platter": spinning_platter,
+    "arm-grasp-ball": arm_grasp_ball,
 }
 
 

@@ -130,8 +130,9 @@ void expect_pngs(const fs::path& dir, const std::vector<std::string>& names) {
   }
 }
 
-// The same command gives the same CSV (and generated scene) bytes.
-void expect_rerun_gives_the_same_bytes(const std::string& name, const fs::path& first, const fs::path& again) {
+// The same command gives the same CSV (and generated scene) bytes; `files`: how many it writes at least.
+void expect_rerun_gives_the_same_bytes(const std::string& name, const fs::path& first, const fs::path& again,
+                                       int files = 4) {
   ASSERT_EQ(run("experiment " + name + " --quick --no-plots --out " + again.string()), 0);
   int compared = 0;
   for (const auto& entry : fs::directory_iterator(again)) {
@@ -140,7 +141,7 @@ void expect_rerun_gives_the_same_bytes(const std::string& name, const fs::path& 
     EXPECT_TRUE(slurp(first / file) == slurp(entry.path())) << name << ": " << file;
     ++compared;
   }
-  EXPECT_GE(compared, 4) << name;
+  EXPECT_GE(compared, files) << name;
 }
 
 // The PEG reference (h = 1e-4) falls freely before the first contact (the
@@ -248,6 +249,56 @@ TEST(Experiment, BoxOfPolygonsQuick) {
   }
   expect_pngs(dir, {"overlap_vs_h.png", "contacts_traps.png"});
   expect_rerun_gives_the_same_bytes("box-of-polygons", dir, tmp.path / "again");
+}
+
+// spinning-platter --quick: one impulse run (eps 1e-3) and one LCP run
+// (h = 0.005), 7 s each. The LCP's orbit rate is the rolling analysis' 2/7
+// Omega and its radius grows at exactly its explicit-Euler rate (the physics
+// checks are tests/impulse/spinning_platter_test.cpp); the impulse run's
+// orbit rate within 2% (its envelope's lever, 1.8% at eps = 1e-3), its
+// growth within 30% of the Euler rate of its mean hop; both keep the ball on
+// the platter.
+TEST(Experiment, SpinningPlatterQuick) {
+  TempDir tmp;
+  const fs::path dir = tmp.path / "sp";
+  ASSERT_EQ(run("experiment spinning-platter --quick --out " + dir.string()), 0);
+  const std::vector<Row> summary = read_csv(dir / "summary.csv");
+  ASSERT_EQ(summary.size(), 2u);
+  for (const Row& r : summary) {
+    SCOPED_TRACE(r.at("stepper"));
+    EXPECT_EQ(r.at("status"), "ok");
+    const double rolling = number(r, "rolling_rate"), growth = number(r, "growth_rate");
+    EXPECT_NEAR(rolling, 2.0 / 7.0 * 3.4906585039886591, 1e-9);
+    const bool lcp = r.at("stepper") == "time-stepping";
+    EXPECT_NEAR(number(r, "orbit_rate"), rolling, (lcp ? 1e-4 : 0.02) * rolling);
+    EXPECT_NEAR(growth, number(r, "euler_growth_rate"), (lcp ? 1e-6 : 0.3) * growth);
+    EXPECT_LT(number(r, "radius_end"), 0.15);
+  }
+  EXPECT_FALSE(read_csv(dir / "orbit.csv").empty());
+  expect_pngs(dir, {"spinning_platter.png"});
+  expect_rerun_gives_the_same_bytes("spinning-platter", dir, tmp.path / "again", 3);  // runs, summary, orbit
+}
+
+// arm-grasp-ball --quick: 2 s under PEG, no-slip and the convex model; each
+// keeps the ball (two contacts at the end, no failed solve) and its drift is
+// the integrator's sag, below 2e-4 m in 2 s (0.14-0.16 mm measured).
+TEST(Experiment, ArmGraspBallQuick) {
+  TempDir tmp;
+  const fs::path dir = tmp.path / "ag";
+  ASSERT_EQ(run("experiment arm-grasp-ball --quick --out " + dir.string()), 0);
+  const std::vector<Row> summary = read_csv(dir / "summary.csv");
+  ASSERT_EQ(summary.size(), 3u);
+  for (const Row& r : summary) {
+    SCOPED_TRACE(r.at("model"));
+    EXPECT_EQ(r.at("status"), "ok");
+    EXPECT_EQ(number(r, "steps"), 2000.0);
+    EXPECT_EQ(number(r, "contacts_end"), 2.0);
+    EXPECT_EQ(number(r, "solver_failures"), 0.0);
+    EXPECT_LT(number(r, "drift_max"), 2e-4);
+  }
+  EXPECT_EQ(read_csv(dir / "drift.csv").size(), 3u * 200u);
+  expect_pngs(dir, {"arm_grasp_ball.png"});
+  expect_rerun_gives_the_same_bytes("arm-grasp-ball", dir, tmp.path / "again", 3);  // runs, summary, drift
 }
 
 TEST(Experiment, UnknownNameIsAnErrorListingTheExperiments) {
