@@ -18,6 +18,8 @@ const std::vector<Definition>& definitions() {
       {"grasp-2d-friction", "thesis 5.2.6, Figs. 5.21-5.22: grasp-2d with mu = 0.25", grasp_2d_friction},
       {"arm-grasp-ball", "Drumwright-Shell 000 sec. 4: the 7-DOF arm holds a ball, drift in the gripper, PEG / no-slip / convex",
        arm_grasp_ball},
+      {"noslip-quadruped", "Drumwright-Shell 002: the quadruped trots 10 s on flat and uneven ground, PEG and no-slip",
+       noslip_quadruped},
       {"spinning-platter", "Mirtich & Canny 6: a ball on a kinematic turntable, impulse (eps swept) and LCP (h swept)",
        spinning_platter},
   };

@@ -307,6 +307,30 @@ def arm_grasp_ball(d):
     save(fig, d, "arm_grasp_ball.png")
 
 
+# ---- noslip-quadruped (Drumwright-Shell 002's walking experiments) --------------------
+
+def noslip_quadruped(d):
+    """The torso's progress along x and the contacts per step, per terrain and model."""
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.4))
+    rows = read(d, "walk.csv")
+    for (terrain, model), group in {(r["terrain"], r["model"]): None for r in rows}.items():
+        runs = [r for r in rows if r["terrain"] == terrain and r["model"] == model]
+        t = [num(r["t"]) for r in runs]
+        axes[0].plot(t, [num(r["x"]) for r in runs], lw=1, label=f"{terrain}, {model}")
+        axes[1].plot(t, [num(r["contacts"]) for r in runs], lw=0.6, label=f"{terrain}, {model}")
+    if not rows:
+        no_data(axes[0], "no walk.csv")
+    axes[0].set_title("torso x (m)", fontsize=10)
+    axes[1].set_title("contacts per step (sampled every 50 steps)", fontsize=10)
+    for ax in axes:
+        ax.set_xlabel("t (s)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle("noslip-quadruped: open-loop trot, h = 0.001")
+    fig.tight_layout()
+    save(fig, d, "noslip_quadruped.png")
+
+
 PLOTS = {
     "triangle-drop": triangle_drop,
     "box-stack-2d": box_stack_2d,
@@ -318,6 +342,7 @@ PLOTS = {
     "grasp-2d-friction": lambda d: plot_grasp.grasp(plt, d, "grasp-2d-friction", read, num, by, save, FLOOR),
     "spinning-platter": spinning_platter,
     "arm-grasp-ball": arm_grasp_ball,
+    "noslip-quadruped": noslip_quadruped,
 }
 
 

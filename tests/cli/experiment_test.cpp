@@ -301,6 +301,39 @@ TEST(Experiment, ArmGraspBallQuick) {
   expect_rerun_gives_the_same_bytes("arm-grasp-ball", dir, tmp.path / "again", 3);  // runs, summary, drift
 }
 
+// noslip-quadruped --quick: 1 s of the trot on flat and uneven ground under
+// PEG and no-slip. PEG walks forward on both (0.1-0.2 m in the first second,
+// the gait ramping in), upright, never overlapping beyond the step's
+// rotation error (5e-5 m at the tiles' edges: PEG without position
+// correction), with 1 to 46 contacts a step; every run either completes or
+// fails with its reason (no-slip on the tiles blows up after an uncertified
+// solve at 0.84 s: docs/experiments.md).
+TEST(Experiment, NoslipQuadrupedQuick) {
+  TempDir tmp;
+  const fs::path dir = tmp.path / "nq";
+  ASSERT_EQ(run("experiment noslip-quadruped --quick --out " + dir.string()), 0);
+  const std::vector<Row> summary = read_csv(dir / "summary.csv");
+  ASSERT_EQ(summary.size(), 4u);
+  for (const Row& r : summary) {
+    SCOPED_TRACE(r.at("terrain") + " " + r.at("model"));
+    if (r.at("model") != "peg") continue;
+    EXPECT_EQ(r.at("status"), "ok");
+    EXPECT_EQ(number(r, "solver_failures"), 0.0);
+    EXPECT_GT(number(r, "distance"), 0.05);
+    EXPECT_GT(number(r, "lowest_up"), 0.95);
+    EXPECT_GE(number(r, "contacts_min"), 1.0);
+    EXPECT_LE(number(r, "contacts_max"), 46.0);
+    EXPECT_LT(number(r, "max_penetration"), 1e-4);
+  }
+  for (const Row& r : read_csv(dir / "runs.csv")) {
+    if (r.at("status") != "ok") {
+      EXPECT_FALSE(r.at("reason").empty());
+    }
+  }
+  expect_pngs(dir, {"noslip_quadruped.png"});
+  expect_rerun_gives_the_same_bytes("noslip-quadruped", dir, tmp.path / "again", 3);  // runs, summary, walk
+}
+
 TEST(Experiment, UnknownNameIsAnErrorListingTheExperiments) {
   const std::string cmd = std::string(PEGSIM_CLI) + " experiment nosuch 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
