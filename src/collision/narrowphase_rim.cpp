@@ -1,6 +1,6 @@
-// Cylinder and cone against a half-space or a polyhedron's facet
-// (collision/narrowphase_curved.hpp): the contacts are on the rims of their
-// flat faces (and at a cone's apex), in closed form.
+// Cylinder and cone against a half-space, a polyhedron's facet or each
+// other's flat faces (collision/narrowphase_curved.hpp): the contacts are on
+// the rims of their flat faces (and at a cone's apex), in closed form.
 //
 // A cylinder or cone meets a plane where its support along -n is: a point of
 // a rim circle, the apex, or, when a flat face lies parallel to the plane, the
