@@ -20,6 +20,7 @@ void TimeSteppingStepper::configure(const Model& model) {
   auto contact_model = make_contact_model(model.options.model, model.options.dimension);
   solver_.configure(model);
   contact_model_ = std::move(contact_model);
+  trees_.forget_sync();
 }
 
 // nu* = nu + M^-1 p_ext (eq. 2.30 without contact impulses)
@@ -48,7 +49,7 @@ void TimeSteppingStepper::correct_joints_after_step(const Model& model, State& s
 }
 
 void TimeSteppingStepper::step(const Model& model, State& state, const StepNeeds& needs, StepReport& report) {
-  if (!model.trees.empty()) sync_tree_bodies(model, state);  // links follow q, v even if a caller moved them
+  if (!model.trees.empty()) trees_.sync_if_moved(model, state);  // links follow q, v even if a caller moved them
   free_velocities(model, state, report);
   solver_.set_trees(model.trees.empty() ? nullptr : &trees_);
   finder_.find(model, state, free_velocity_, report.profile);

@@ -302,6 +302,42 @@ void TreeStepping::finish_step(const Model& model, State& state) {
     ts.tau = VecX::Zero(tree.nv());
   }
   sync_tree_bodies(model, state);
+  remember_sync(model, state);
+}
+
+void TreeStepping::remember_sync(const Model& model, const State& state) {
+  synced_.q.resize(model.trees.size());
+  synced_.v.resize(model.trees.size());
+  synced_.links.clear();
+  for (std::size_t t = 0; t < model.trees.size(); ++t) {
+    synced_.q[t] = state.trees[t].q;
+    synced_.v[t] = state.trees[t].v;
+    for (std::uint32_t b : model.trees[t].link_body) synced_.links.push_back(state.bodies[b]);
+  }
+}
+
+bool TreeStepping::synced(const Model& model, const State& state) const {
+  if (synced_.q.size() != model.trees.size()) return false;
+  std::size_t k = 0;
+  for (std::size_t t = 0; t < model.trees.size(); ++t) {
+    const TreeState& ts = state.trees[t];
+    if (ts.q.size() != synced_.q[t].size() || ts.q != synced_.q[t] || ts.v.size() != synced_.v[t].size() ||
+        ts.v != synced_.v[t])
+      return false;
+    for (std::uint32_t b : model.trees[t].link_body) {
+      if (k >= synced_.links.size()) return false;
+      const BodyState& now = state.bodies[b];
+      const BodyState& then = synced_.links[k++];
+      if (now.pose.position != then.pose.position || now.pose.orientation.coeffs() != then.pose.orientation.coeffs() ||
+          now.linear_velocity != then.linear_velocity || now.angular_velocity != then.angular_velocity)
+        return false;
+    }
+  }
+  return k == synced_.links.size();
+}
+
+void TreeStepping::sync_if_moved(const Model& model, State& state) {
+  if (!synced(model, state)) sync_tree_bodies(model, state);
 }
 
 void append_tree_link_pairs(const Model& model, std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) {

@@ -93,6 +93,11 @@ class TreeStepping {
   void add_impulses(const StepProblem& problem, const VecX& z);
   // v+, q+, link bodies from forward kinematics; applied joint forces cleared.
   void finish_step(const Model& model, State& state);
+  // sync_tree_bodies, unless q, v and every link body are still exactly what
+  // the last finish_step left (nobody moved them since): the step's first
+  // forward kinematics saved, with the same bits either way.
+  void sync_if_moved(const Model& model, State& state);
+  void forget_sync() { synced_ = Synced{}; }  // a new model: the next sync_if_moved syncs
 
   // For the Drumwright-Shell steppers (dynamics/contact_space.hpp), after
   // free_velocities: the link Jacobians, each tree's (M + h D)^-1 and the
@@ -121,6 +126,13 @@ class TreeStepping {
     std::vector<MatX> jacobian; // per link: 6 x nv at its centre of mass, [v_com; omega]
     VecX free_velocity, impulse;
   };
+  // what finish_step left: each tree's q and v, and the link bodies' states
+  struct Synced {
+    std::vector<VecX> q, v;
+    std::vector<BodyState> links;
+  };
+  void remember_sync(const Model& model, const State& state);
+  bool synced(const Model& model, const State& state) const;
   // per-tree data and body maps sized for `model`, limit rows cleared
   void reset(const Model& model);
   // tree t at its q: kinematics into `kin`, its links' Jacobians at their
@@ -142,6 +154,7 @@ class TreeStepping {
 
   std::vector<Tree> trees_;
   std::vector<LimitRow> limits_;
+  Synced synced_;
   std::vector<int> tree_of_, link_of_;  // per body: its tree and link, -1 for loose bodies
 };
 

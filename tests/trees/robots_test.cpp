@@ -438,5 +438,43 @@ TEST(Robots, QuadrupedTrotsUnderTheNoSlipModel) {
   EXPECT_GT(t.lowest_up, std::cos(0.35));  // upright throughout: never tilted past 20 degrees
 }
 
+// A step starts from the trees' q and v (sim/tree_stepping.hpp sync_if_moved):
+// the links are re-derived when a caller moved a joint or a link body between
+// steps, and only then (the forward kinematics saved otherwise gives the same
+// bits). The standing quadruped, its feet on the ground (stale link poses
+// would give other contacts): a world whose caller bent a knee by 0.05 rad, or
+// knocked a shin aside, steps exactly as a fresh world built from the moved q
+// (whose links come from q at construction).
+TEST(Robots, AStepStartsFromTheJointsACallerMoved) {
+  const Scene s = scene("quadruped-stand.yaml");
+  auto same = [](const State& a, const State& b) {
+    for (std::size_t i = 0; i < a.bodies.size(); ++i)
+      if (a.bodies[i].pose.position != b.bodies[i].pose.position ||
+          a.bodies[i].pose.orientation.coeffs() != b.bodies[i].pose.orientation.coeffs() ||
+          a.bodies[i].linear_velocity != b.bodies[i].linear_velocity)
+        return false;
+    return a.trees[0].q == b.trees[0].q && a.trees[0].v == b.trees[0].v;
+  };
+  for (const bool move_joint : {true, false}) {
+    World w(s.model, s.state);
+    for (int k = 0; k < 10; ++k) w.step();
+    State moved = w.state();
+    if (move_joint) {
+      const int knee = static_cast<int>(moved.trees[0].q.size()) - 1;
+      moved.trees[0].q(knee) += 0.05;
+      sync_tree_bodies(s.model, moved);  // the fresh world's links, from the moved q
+      w.state().trees[0].q(knee) += 0.05;  // the running world's: only q moved
+    } else {
+      w.state().bodies[w.model().trees[0].link_body.back()].pose.position.z() -= 0.01;  // a shin knocked into the ground
+    }
+    World fresh(w.model(), moved);
+    fresh.state().time = w.state().time;
+    fresh.state().step = w.state().step;
+    w.step();
+    fresh.step();
+    EXPECT_TRUE(same(w.state(), fresh.state())) << (move_joint ? "joint moved" : "link body moved");
+  }
+}
+
 }  // namespace
 }  // namespace pegsim
