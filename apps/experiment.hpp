@@ -125,6 +125,7 @@ void write_step(Csv& csv, const World& world, const StepReport& report);
 double measured_overlap(const Model& model, const State& state);
 
 Scene load_shipped_scene(const Context& ctx, const std::string& name);  // scenes/NAME.yaml
+std::uint32_t body_named(const Scene& scene, const std::string& name);  // throws if there is none
 
 // Each experiment (experiment_*.cpp).
 void triangle_drop(const Context& ctx);

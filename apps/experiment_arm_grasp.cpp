@@ -13,7 +13,6 @@
 // "Robots"): the files are the same bytes on every run.
 #include "experiment.hpp"
 
-#include <stdexcept>
 
 namespace pegsim::cli::experiment {
 
@@ -25,18 +24,12 @@ struct GraspModel {
   ContactModelKind contact;
 };
 
-std::uint32_t body_index(const Model& model, const std::string& name) {
-  for (std::uint32_t i = 0; i < model.bodies.size(); ++i)
-    if (model.bodies[i].name == name) return i;
-  throw std::runtime_error("arm-grasp-ball: scenes/arm7-grasp-ball.yaml has no body '" + name + "'");
-}
-
 }  // namespace
 
 void arm_grasp_ball(const Context& ctx) {
   const Scene scene = load_shipped_scene(ctx, "arm7-grasp-ball");
   const double h = 0.001, seconds = ctx.quick ? 2.0 : 100.0;
-  const std::uint32_t ball = body_index(scene.model, "ball"), pad = body_index(scene.model, "arm/left_pad");
+  const std::uint32_t ball = body_named(scene, "ball"), pad = body_named(scene, "arm/left_pad");
   const GraspModel models[] = {{"peg", "time-stepping", ContactModelKind::Peg},
                                {"no-slip", "no-slip", ContactModelKind::Standard},
                                {"convex-impulse", "convex-impulse", ContactModelKind::Standard}};

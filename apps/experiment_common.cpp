@@ -195,4 +195,10 @@ Scene load_shipped_scene(const Context& ctx, const std::string& name) {
   return load_scene_file(path.string());
 }
 
+std::uint32_t body_named(const Scene& scene, const std::string& name) {
+  for (std::uint32_t i = 0; i < scene.model.bodies.size(); ++i)
+    if (scene.model.bodies[i].name == name) return i;
+  throw std::runtime_error("scene '" + scene.name + "' has no body '" + name + "'");
+}
+
 }  // namespace pegsim::cli::experiment

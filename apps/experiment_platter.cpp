@@ -27,7 +27,7 @@ struct PlatterRun {
 
 void spinning_platter(const Context& ctx) {
   const Scene scene = load_shipped_scene(ctx, "spinning-platter");
-  const std::uint32_t platter = 0, ball = 1;
+  const std::uint32_t platter = body_named(scene, "platter"), ball = body_named(scene, "ball");
   const double duration = ctx.quick ? 7.0 : scene.model.options.duration;
   std::vector<PlatterRun> runs;
   for (double eps : ctx.quick ? std::vector<double>{1e-3} : std::vector<double>{1e-5, 1e-4, 1e-3})

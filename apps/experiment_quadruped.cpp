@@ -14,19 +14,8 @@
 #include "experiment.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 
 namespace pegsim::cli::experiment {
-
-namespace {
-
-std::uint32_t torso_of(const Model& model) {
-  for (std::uint32_t i = 0; i < model.bodies.size(); ++i)
-    if (model.bodies[i].name == "dog/torso") return i;
-  throw std::runtime_error("noslip-quadruped: the scene has no body 'dog/torso'");
-}
-
-}  // namespace
 
 void noslip_quadruped(const Context& ctx) {
   const double h = 0.001, seconds = ctx.quick ? 1.0 : 10.0;
@@ -37,7 +26,7 @@ void noslip_quadruped(const Context& ctx) {
                                         "max_penetration"});
   for (const char* terrain : {"flat", "uneven"}) {
     const Scene scene = load_shipped_scene(ctx, std::string("quadruped-trot") + (terrain[0] == 'u' ? "-uneven" : ""));
-    const std::uint32_t torso = torso_of(scene.model);
+    const std::uint32_t torso = body_named(scene, "dog/torso");
     for (const char* model : {"peg", "no-slip"}) {
       Scene s = scene;
       const bool noslip = model[0] == 'n';

@@ -50,8 +50,9 @@ std::string outcome(const std::string& name, const World& w, double late_speed, 
   char buf[160];
   const auto& bodies = w.state().bodies;
   if (name == "spinning-platter") {
-    const double rolling = rolling_orbit_rate(bodies[0].angular_velocity.z(), w.model().bodies[1].mass, 0.02,
-                                              w.model().bodies[1].inertia(0, 0));
+    const BodyModel& ball = w.model().bodies[1];
+    const double rolling = rolling_orbit_rate(bodies[0].angular_velocity.z(), ball.mass,
+                                              std::get<Sphere>(ball.shape).radius, ball.inertia(0, 0));
     std::snprintf(buf, sizeof buf, "orbit rate %.4f of 2/7 Omega, radius %.5f -> %.5f m (growth %.2e /s)",
                   orbit.angular_frequency() / rolling, orbit.first_radius(), orbit.last_radius(),
                   orbit.radius_growth_rate());

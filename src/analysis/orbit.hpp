@@ -12,6 +12,8 @@
 
 #include "math/types.hpp"
 
+#include <numbers>
+
 namespace pegsim {
 
 class OrbitFit {
@@ -25,7 +27,7 @@ class OrbitFit {
   double radius_growth_rate() const { return radius_.slope(); }  // 1/s
   double first_radius() const { return first_radius_; }         // m
   double last_radius() const { return last_radius_; }           // m
-  double turns() const { return (last_angle_ - first_angle_) / (2.0 * 3.14159265358979323846); }
+  double turns() const { return (last_angle_ - first_angle_) / (2.0 * std::numbers::pi); }
 
  private:
   struct Line {  // least squares y = a + s t

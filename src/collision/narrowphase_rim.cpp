@@ -192,20 +192,6 @@ bool lying_on_facet(const BodyGeometry& a, const BodyGeometry& b, const Plane& p
   return true;
 }
 
-// Rim points over the facet (rims(p) adds them), else the GJK point.
-template <class Rims>
-void facet_or_gjk(const BodyGeometry& a, const Polyhedron& pa, const BodyGeometry& b, double reach,
-                  const NarrowphaseParams& params, std::vector<Contact>& out, Rims rims) {
-  if ((a.pose.position - b.pose.position).norm() > reach + params.eps) return;  // bounding spheres apart
-  const ConvexDistance d = shape_distance(*a.shape, a.pose, *b.shape, b.pose);
-  if (d.distance > params.eps) return;
-  const std::size_t first = out.size();
-  thread_local std::vector<Vec3> polygon;
-  Plane p{};
-  if (facing_facet(a, pa, b, d.distance, realised_tolerance(params, reach), polygon, p)) rims(p);
-  if (out.size() == first) out.push_back(curved_contact(a, b, d.point_a, d.normal, d.distance, 0));
-}
-
 // A cylinder's flat faces (bottom 0, top 1) or a cone's base (0): centre,
 // outward normal (world), radius.
 struct FlatFace {
@@ -227,7 +213,7 @@ int flat_faces(const BodyGeometry& g, FlatFace faces[2]) {
   return 1;
 }
 
-// B's rims (and a cone's apex) on the plane p of A's face.
+// B's rims (and a cone's apex) on the plane p of A's half-space, facet or face.
 void rims_of(const BodyGeometry& a, const BodyGeometry& b, const Plane& p, const NarrowphaseParams& params,
              std::vector<Contact>& out) {
   if (const auto* c = std::get_if<Cylinder>(b.shape)) {
@@ -241,6 +227,34 @@ void rims_of(const BodyGeometry& a, const BodyGeometry& b, const Plane& p, const
   point_contact(a, b, p, b.pose.to_world(k.centre + Vec3(0.0, 0.0, k.height)), 32, params, out);
 }
 
+// The pair's distance by GJK / EPA; within eps, manifold(d, reach) adds the
+// contacts of the face that realises it, and the GJK point stands for the
+// pair when it adds none.
+template <class Manifold>
+void manifold_or_gjk(const BodyGeometry& a, const BodyGeometry& b, const NarrowphaseParams& params,
+                     std::vector<Contact>& out, Manifold manifold) {
+  const double reach = bounding_radius(*a.shape) + bounding_radius(*b.shape);
+  if ((a.pose.position - b.pose.position).norm() > reach + params.eps) return;  // bounding spheres apart
+  const ConvexDistance d = shape_distance(*a.shape, a.pose, *b.shape, b.pose);
+  if (d.distance > params.eps) return;
+  const std::size_t first = out.size();
+  manifold(d, reach);
+  if (out.size() == first) out.push_back(curved_contact(a, b, d.point_a, d.normal, d.distance, 0));
+}
+
+// A cylinder or cone against a polyhedron: rim points over the facet it faces
+// (a lying cylinder's clipped line), else the GJK point.
+void facet_rims(const BodyGeometry& a, const Polyhedron& pa, const BodyGeometry& b, const NarrowphaseParams& params,
+                std::vector<Contact>& out) {
+  manifold_or_gjk(a, b, params, out, [&](const ConvexDistance& d, double reach) {
+    thread_local std::vector<Vec3> polygon;
+    Plane p{};
+    if (!facing_facet(a, pa, b, d.distance, realised_tolerance(params, reach), polygon, p)) return;
+    const auto* cylinder = std::get_if<Cylinder>(b.shape);
+    if (!cylinder || !lying_on_facet(a, b, p, *cylinder, params, out)) rims_of(a, b, p, params, out);
+  });
+}
+
 // Flat faces of two curved kinds (cylinders, cones): the face, of either body,
 // whose plane realises the pair's distance (as facing_facet) is the plane; the
 // other body's rim points over its disc and, lying flat on it, the face's own
@@ -248,27 +262,23 @@ void rims_of(const BodyGeometry& a, const BodyGeometry& b, const Plane& p, const
 // The contacts name the face's body as A. Else the GJK point.
 void flat_on_flat(const BodyGeometry& a, const BodyGeometry& b, const NarrowphaseParams& params,
                   std::vector<Contact>& out) {
-  const double reach = bounding_radius(*a.shape) + bounding_radius(*b.shape);
-  if ((a.pose.position - b.pose.position).norm() > reach + params.eps) return;
-  const ConvexDistance d = shape_distance(*a.shape, a.pose, *b.shape, b.pose);
-  if (d.distance > params.eps) return;
-  FlatFace faces[2][2];
-  const int count[2] = {flat_faces(a, faces[0]), flat_faces(b, faces[1])};
-  const BodyGeometry* body[2] = {&a, &b};
-  int best_body = -1, best_face = -1;
-  double best_separation = -INFINITY;
-  for (int i = 0; i < 2; ++i)
-    for (int f = 0; f < count[i]; ++f) {
-      const BodyGeometry& other = *body[1 - i];
-      const Vec3& n = faces[i][f].out;
-      const Vec3 low = other.pose.to_world(support(*other.shape, other.pose.orientation.conjugate() * (-n)));
-      const double separation = n.dot(low - faces[i][f].centre);
-      // B's face must beat A's by eps_feasible: a tie (a can on a can) keeps A's from step to step
-      if (separation > best_separation + (i == 1 ? params.eps_feasible : 0.0))
-        best_separation = separation, best_body = i, best_face = f;
-    }
-  const std::size_t first = out.size();
-  if (best_body >= 0 && best_separation >= d.distance - realised_tolerance(params, reach)) {
+  manifold_or_gjk(a, b, params, out, [&](const ConvexDistance& d, double reach) {
+    FlatFace faces[2][2];
+    const int count[2] = {flat_faces(a, faces[0]), flat_faces(b, faces[1])};
+    const BodyGeometry* body[2] = {&a, &b};
+    int best_body = -1, best_face = -1;
+    double best_separation = -INFINITY;
+    for (int i = 0; i < 2; ++i)
+      for (int f = 0; f < count[i]; ++f) {
+        const BodyGeometry& other = *body[1 - i];
+        const Vec3& n = faces[i][f].out;
+        const Vec3 low = other.pose.to_world(support(*other.shape, other.pose.orientation.conjugate() * (-n)));
+        const double separation = n.dot(low - faces[i][f].centre);
+        // B's face must beat A's by eps_feasible: a tie (a can on a can) keeps A's from step to step
+        if (separation > best_separation + (i == 1 ? params.eps_feasible : 0.0))
+          best_separation = separation, best_body = i, best_face = f;
+      }
+    if (best_body < 0 || best_separation < d.distance - realised_tolerance(params, reach)) return;
     const FlatFace& face = faces[best_body][best_face];
     const BodyGeometry& base = *body[best_body];
     const Mat3 R = base.pose.orientation.toRotationMatrix();
@@ -287,8 +297,15 @@ void flat_on_flat(const BodyGeometry& a, const BodyGeometry& b, const Narrowphas
     p.corners = &corners;
     p.corner_ids = &ids;
     rims_of(base, *body[1 - best_body], p, params, out);
-  }
-  if (out.size() == first) out.push_back(curved_contact(a, b, d.point_a, d.normal, d.distance, 0));
+  });
+}
+
+// A cylinder or cone against a half-space: its rims on the plane.
+void plane_rims(const BodyGeometry& a, const HalfSpace& plane, const BodyGeometry& b, const NarrowphaseParams& params,
+                std::vector<Contact>& out) {
+  const Plane p = world_plane(a, plane);
+  if (p.n.dot(b.pose.position) - p.offset > bounding_radius(*b.shape) + params.eps) return;
+  rims_of(a, b, p, params, out);
 }
 
 }  // namespace
@@ -306,39 +323,24 @@ void find_contacts_flat(const BodyGeometry& a, const Cone&, const BodyGeometry& 
   flat_on_flat(a, b, params, out);
 }
 
-void find_contacts_rim(const BodyGeometry& a, const Polyhedron& pa, const BodyGeometry& b, const Cylinder& cb,
+void find_contacts_rim(const BodyGeometry& a, const Polyhedron& pa, const BodyGeometry& b, const Cylinder&,
                        const NarrowphaseParams& params, std::vector<Contact>& out) {
-  const Vec3 half(0.0, 0.0, 0.5 * cb.height);
-  facet_or_gjk(a, pa, b, pa.bounding_radius + bounding_radius(cb), params, out, [&](const Plane& p) {
-    if (lying_on_facet(a, b, p, cb, params, out)) return;
-    rim(a, b, p, cb.centre - half, cb.radius, 0, params, out);
-    rim(a, b, p, cb.centre + half, cb.radius, 1, params, out);
-  });
+  facet_rims(a, pa, b, params, out);
 }
 
-void find_contacts_rim(const BodyGeometry& a, const Polyhedron& pa, const BodyGeometry& b, const Cone& cb,
+void find_contacts_rim(const BodyGeometry& a, const Polyhedron& pa, const BodyGeometry& b, const Cone&,
                        const NarrowphaseParams& params, std::vector<Contact>& out) {
-  facet_or_gjk(a, pa, b, pa.bounding_radius + bounding_radius(cb), params, out, [&](const Plane& p) {
-    rim(a, b, p, cb.centre, cb.radius, 0, params, out);
-    point_contact(a, b, p, b.pose.to_world(cb.centre + Vec3(0.0, 0.0, cb.height)), 32, params, out);
-  });
+  facet_rims(a, pa, b, params, out);
 }
 
-void find_contacts_rim(const BodyGeometry& a, const HalfSpace& plane, const BodyGeometry& b, const Cylinder& cb,
+void find_contacts_rim(const BodyGeometry& a, const HalfSpace& plane, const BodyGeometry& b, const Cylinder&,
                        const NarrowphaseParams& params, std::vector<Contact>& out) {
-  const Plane p = world_plane(a, plane);
-  if (p.n.dot(b.pose.position) - p.offset > bounding_radius(cb) + params.eps) return;
-  const Vec3 half(0.0, 0.0, 0.5 * cb.height);
-  rim(a, b, p, cb.centre - half, cb.radius, 0, params, out);
-  rim(a, b, p, cb.centre + half, cb.radius, 1, params, out);
+  plane_rims(a, plane, b, params, out);
 }
 
-void find_contacts_rim(const BodyGeometry& a, const HalfSpace& plane, const BodyGeometry& b, const Cone& cb,
+void find_contacts_rim(const BodyGeometry& a, const HalfSpace& plane, const BodyGeometry& b, const Cone&,
                        const NarrowphaseParams& params, std::vector<Contact>& out) {
-  const Plane p = world_plane(a, plane);
-  if (p.n.dot(b.pose.position) - p.offset > bounding_radius(cb) + params.eps) return;
-  rim(a, b, p, cb.centre, cb.radius, 0, params, out);
-  point_contact(a, b, p, b.pose.to_world(cb.centre + Vec3(0.0, 0.0, cb.height)), 32, params, out);
+  plane_rims(a, plane, b, params, out);
 }
 
 }  // namespace pegsim

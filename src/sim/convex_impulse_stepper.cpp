@@ -61,12 +61,7 @@ void ConvexImpulseStepper::integrate_trees(const Model& model, State& state) con
     const articulated::ArticulatedTree& tree = model.trees[t].tree;
     TreeState& ts = state.trees[t];
     const VecX& v_plus = tree_post_[t];
-    VecX tau = ts.tau.size() == tree.nv() ? ts.tau : VecX::Zero(tree.nv());
-    for (std::uint32_t b : model.trees[t].link_body) {
-      Vec6 wrench;
-      wrench << state.bodies[b].force, state.bodies[b].torque;
-      if (!wrench.isZero(0.0)) tau += terms_.jacobian[b]->transpose() * wrench;
-    }
+    VecX tau = trees_.applied_forces(model, state, t);
     for (const articulated::Link& l : tree.links())
       if (l.nv() == 1) tau(l.v_index) -= l.damping * v_plus(l.v_index);
     const VecX a = articulated::forward_dynamics_cholesky(tree, ts.q, v_plus, tau, model.options.gravity);

@@ -23,31 +23,6 @@ std::pair<Vec3, double> world_plane(const HalfSpace& hs, const Pose& pose) {
   return {n, hs.offset + n.dot(pose.position)};
 }
 
-// Bodies that start overlapping by more than the envelope: no time-of-impact
-// bound separates them (each is negative, every advance would be clamped to
-// min_advance: a fuzzed scene with two coincident balls took 10 s over three
-// steps), so the run is refused with the pair and its depth. Checked on a
-// state at step 0 (a scene's or a new Python world's).
-template <class Pairs>  // the stepper's (private) part pairs
-void refuse_overlaps(const Model& model, const State& state, const Pairs& pairs) {
-  const double eps = model.options.impulse.collision_tolerance;
-  for (const auto& p : pairs) {
-    const Shape& sa = part_of(model.bodies[p.a].shape, p.part_a);
-    const Shape& sb = part_of(model.bodies[p.b].shape, p.part_b);
-    const Pose& xa = state.bodies[p.a].pose;
-    const Pose& xb = state.bodies[p.b].pose;
-    if (!is_half_space(sa) && !is_half_space(sb) &&
-        (xa.position - xb.position).norm() > bounding_radius(sa) + bounding_radius(sb))
-      continue;
-    const double d = part_distance(sa, xa, sb, xb).distance;
-    if (d < -eps)
-      throw std::invalid_argument("stepper impulse: bodies '" + model.bodies[p.a].name + "' and '" +
-                                  model.bodies[p.b].name + "' overlap by " + std::to_string(-d) +
-                                  " m at the start; the impulse stepper needs them apart (by at least "
-                                  "collision_tolerance / 2 = " + std::to_string(eps / 2) + " m)");
-  }
-}
-
 }  // namespace
 
 void ImpulseStepper::configure(const Model& model) {
@@ -216,9 +191,11 @@ void ImpulseStepper::fly_all(State& state, double tau) {
   for (std::size_t i = 0; i < flights_.size(); ++i) fly(flights_[i], state.bodies[i], tau);
 }
 
-// The deepest overlap of any pair (m), 0 if none: pairs whose bounding spheres (or planes) reach each other.
-double ImpulseStepper::deepest_overlap(const Model& model, const State& state) const {
+// The deepest overlap of any pair (m), 0 if none: pairs whose bounding spheres (or planes) reach each other;
+// `at`, if given, gets that pair (null if none overlaps).
+double ImpulseStepper::deepest_overlap(const Model& model, const State& state, const PartPair** at) const {
   double deepest = 0.0;
+  if (at) *at = nullptr;
   for (const PartPair& pair : pairs_) {
     const Shape& sa = part_of(model.bodies[pair.a].shape, pair.part_a);
     const Shape& sb = part_of(model.bodies[pair.b].shape, pair.part_b);
@@ -227,14 +204,34 @@ double ImpulseStepper::deepest_overlap(const Model& model, const State& state) c
     if (!is_half_space(sa) && !is_half_space(sb) &&
         (pb.position - pa.position).norm() > bounding_radius(sa) + bounding_radius(sb))
       continue;
-    deepest = std::max(deepest, -part_distance(sa, pa, sb, pb).distance);
+    const double depth = -part_distance(sa, pa, sb, pb).distance;
+    if (depth > deepest) {
+      deepest = depth;
+      if (at) *at = &pair;
+    }
   }
   return deepest;
 }
 
+// Bodies that start overlapping by more than the envelope: no time-of-impact
+// bound separates them (each is negative, every advance would be clamped to
+// min_advance: a fuzzed scene with two coincident balls took 10 s over three
+// steps), so the run is refused with the deepest pair and its depth. Checked
+// on a state at step 0 (a scene's or a new Python world's).
+void ImpulseStepper::refuse_overlaps(const Model& model, const State& state) const {
+  const double eps = model.options.impulse.collision_tolerance;
+  const PartPair* p = nullptr;
+  const double depth = deepest_overlap(model, state, &p);
+  if (depth > eps)
+    throw std::invalid_argument("stepper impulse: bodies '" + model.bodies[p->a].name + "' and '" +
+                                model.bodies[p->b].name + "' overlap by " + std::to_string(depth) +
+                                " m at the start; the impulse stepper needs them apart (by at least "
+                                "collision_tolerance / 2 = " + std::to_string(eps / 2) + " m)");
+}
+
 void ImpulseStepper::step(const Model& model, State& state, const StepNeeds& needs, StepReport& report) {
   if (body_count_ != model.bodies.size()) build_pairs(model);
-  if (state.step == 0) refuse_overlaps(model, state, pairs_);
+  if (state.step == 0) refuse_overlaps(model, state);
   const ImpulseOptions& o = model.options.impulse;
   const double h = model.options.h;
   {

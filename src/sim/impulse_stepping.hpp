@@ -82,7 +82,8 @@ class ImpulseStepper final : public Stepper {
   double bound(const Model& model, const State& state, const PartPair& pair, double remaining, StepReport& report) const;
   bool collide(const Model& model, State& state, const PartPair& pair, StepReport& report);
   void fly_all(State& state, double tau);
-  double deepest_overlap(const Model& model, const State& state) const;
+  double deepest_overlap(const Model& model, const State& state, const PartPair** at = nullptr) const;
+  void refuse_overlaps(const Model& model, const State& state) const;
 
   RestitutionLaw law_ = RestitutionLaw::Poisson;
   double micro_speed_ = 0.0;

@@ -12,6 +12,7 @@ namespace pegsim {
 
 void NormalLcpStepper::configure(const Model& model) {
   check_scope(model, name(), true);
+  trees_.forget_sync();
   const SimOptions& o = model.options;
   SolverOptions s;
   s.tolerance = o.solver_tolerance;
@@ -103,7 +104,7 @@ SolverResult NormalLcpStepper::solve_island(const Model& model, const ContactSpa
 void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& needs, StepReport& report) {
   {
     StageTimer timer(report.profile, Stage::FreeVelocity);
-    if (!model.trees.empty()) sync_tree_bodies(model, state);  // links follow q, v even if a caller moved them
+    if (!model.trees.empty()) trees_.sync_if_moved(model, state);  // links follow q, v even if a caller moved them
     body_velocities(model, state, false, inverse_mass_, start_velocity_);
     body_velocities(model, state, true, inverse_mass_, free_velocity_);
     tree_terms(model, state);

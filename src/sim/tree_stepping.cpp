@@ -220,13 +220,7 @@ void TreeStepping::free_velocities(const Model& model, const State& state, std::
     const TreeState& ts = state.trees[t];
     Tree& d = trees_[t];
     MatX M = link_terms(model, state, t, kin, inverse_mass);
-    VecX force = ts.tau.size() == tree.nv() ? ts.tau : VecX::Zero(tree.nv());
-    for (int i = 0; i < tree.link_count(); ++i) {
-      const std::uint32_t b = tm.link_body[i];
-      Vec6 wrench;  // a force and torque set on the link body (BodyState::force, torque)
-      wrench << state.bodies[b].force, state.bodies[b].torque;
-      if (!wrench.isZero(0.0)) force += d.jacobian[i].transpose() * wrench;
-    }
+    VecX force = applied_forces(model, state, t);
     VecX damping = VecX::Zero(tree.nv());
     for (const articulated::Link& l : tree.links())
       if (l.nv() == 1) damping(l.v_index) = l.damping;
@@ -303,6 +297,19 @@ void TreeStepping::finish_step(const Model& model, State& state) {
   }
   sync_tree_bodies(model, state);
   remember_sync(model, state);
+}
+
+VecX TreeStepping::applied_forces(const Model& model, const State& state, std::size_t t) const {
+  const TreeModel& tm = model.trees[t];
+  const TreeState& ts = state.trees[t];
+  VecX force = ts.tau.size() == tm.tree.nv() ? ts.tau : VecX::Zero(tm.tree.nv());
+  for (int i = 0; i < tm.tree.link_count(); ++i) {
+    const std::uint32_t b = tm.link_body[i];
+    Vec6 wrench;  // a force and torque set on the link body (BodyState::force, torque)
+    wrench << state.bodies[b].force, state.bodies[b].torque;
+    if (!wrench.isZero(0.0)) force += trees_[t].jacobian[i].transpose() * wrench;
+  }
+  return force;
 }
 
 void TreeStepping::remember_sync(const Model& model, const State& state) {

@@ -105,6 +105,9 @@ class TreeStepping {
   // steppers reject trees with joint friction), and each tree's v*.
   void fill_terms(const Model& model, TreeTerms& out) const;
   const VecX& free_velocity(std::size_t t) const { return trees_[t].free_velocity; }
+  // Tree t's joint forces tau plus J_i' of the forces and torques set on its
+  // link bodies, with the Jacobians of the last free_velocities.
+  VecX applied_forces(const Model& model, const State& state, std::size_t t) const;
   // Tree t's v+ for finish_step (its impulse set to (M + h D)(v+ - v*)).
   void set_velocity(std::size_t t, const VecX& v);
 
