@@ -140,11 +140,17 @@ void friction_basis(const Vec3& n, int nd, Dimension dim, std::vector<Vec3>& out
     out.push_back(-t);
     return;
   }
-  // tangent from the world axis least aligned with n (deterministic)
+  // tangent from the world axis least aligned with n, the earlier axis where
+  // two are within kAxisTie of each other: a resting contact's normal carries
+  // rounding noise (a floor normal (1e-17, -2e-17, 1)), and a choice that
+  // followed the noise would turn the directions by 90 degrees from one step
+  // to the next, so that last step's friction impulses (the warm start) no
+  // longer fit them
+  constexpr double kAxisTie = 1e-9;
   const Vec3 a = n.cwiseAbs();
   Vec3 axis = Vec3::UnitX();
-  if (a.y() < a.x() && a.y() <= a.z()) axis = Vec3::UnitY();
-  else if (a.z() < a.x() && a.z() < a.y()) axis = Vec3::UnitZ();
+  if (a.y() < a.x() - kAxisTie && a.y() <= a.z() + kAxisTie) axis = Vec3::UnitY();
+  else if (a.z() < a.x() - kAxisTie && a.z() < a.y() - kAxisTie) axis = Vec3::UnitZ();
   const Vec3 t = n.cross(axis).normalized();
   const Vec3 o = n.cross(t);
   for (int k = 0; k < nd; ++k) {

@@ -34,7 +34,8 @@
 //
 // Decision F2 (which sub-contact of an X-constraint carries its force): the
 // one whose gap is predicted largest at the end of the step,
-// psi/h + G' nu* (ties: the model's order). An X-constraint is a mask; its
+// psi/h + G' nu* (ties, within rounding: the sub-contact of least identity,
+// force_carrier below). An X-constraint is a mask; its
 // one force (eq. 4.14 form) may act whenever max(rho_a, rho_b) = 0, also when
 // the other sub-contact holds that maximum. On the sub-contact expected to
 // hold it, that extra solution disappears: with the force on the other one,
@@ -48,6 +49,8 @@
 #include "dynamics/formulation_detail.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <tuple>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -105,6 +108,18 @@ class CouplingBuilder {
  private:
   std::vector<LcpStructure::Entry> entries_;
 };
+
+// Predicted gap rates (m/s) closer than this, relative to 1 + |largest|, tie
+// in F2: far above rounding (1e-13 in a resting pyramid), far below a rate
+// that moves a gap visibly within a step.
+constexpr double kCarrierTie = 1e-10;
+
+// A sub-contact's identity across steps: the name its impulses keep in the
+// warm start (sim/warm_start.cpp).
+auto contact_key(const Contact& c) {
+  return std::make_tuple(static_cast<int>(c.kind), c.body_a, c.body_b, c.features.feature_a, c.features.feature_b,
+                         c.part_a, c.part_b);
+}
 
 void check(const ContactConstraint& k, int nc) {
   const int K = static_cast<int>(k.contacts.size());
@@ -185,15 +200,28 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
   int next_normal = 0;
   int next_slack = n_forces + n_frictional;
   auto predicted = [&](int c) { return psi_h(c) + row_rate(normal_row[c], in); };
+  // F2's choice: the largest predicted gap; predictions within kCarrierTie of
+  // it tie, and the tie goes to the sub-contact whose identity (contact_key)
+  // is least, not to the first listed: at rest every prediction is rounding
+  // noise and the model's order of a pair's contacts may change from step to
+  // step, so either rule would move the force, and with it the names of last
+  // step's impulses (sim/warm_start.hpp), back and forth.
+  auto force_carrier = [&](const std::vector<int>& subs) {
+    double top = predicted(subs[0]);
+    for (int c : subs) top = std::max(top, predicted(c));
+    const double tie = kCarrierTie * (1.0 + std::abs(top));
+    std::size_t best = subs.size();
+    for (std::size_t j = 0; j < subs.size(); ++j)
+      if (predicted(subs[j]) >= top - tie &&
+          (best == subs.size() || contact_key(set.contacts[subs[j]].contact) <
+                                      contact_key(set.contacts[subs[best]].contact)))
+        best = j;
+    return best;
+  };
   std::vector<int> s;
   for (const ContactConstraint& k : set.constraints) {
     s = k.contacts;
-    if (k.kind == ConstraintKind::X) {  // F2
-      std::size_t best = 0;
-      for (std::size_t j = 1; j < s.size(); ++j)
-        if (predicted(s[j]) > predicted(s[best])) best = j;
-      std::swap(s[0], s[best]);
-    }
+    if (k.kind == ConstraintKind::X) std::swap(s[0], s[force_carrier(s)]);  // F2
     const int first = s[0];
     if (k.kind == ConstraintKind::U) {  // eq. 4.43
       add_normal_var(next_normal, first);
