@@ -87,15 +87,19 @@ void equilibration(const MatX& A, VecX& D, VecX& row, VecX& col, std::vector<int
       rest.push_back(i);
   }
   // their row and column sizes against the scaled rows, column by column (A
-  // is column-major)
+  // is column-major). A column's size is one vectorised pass: D is still 0 on
+  // the rest's rows, which so add nothing (A is finite here: the solvers
+  // check it first), and a maximum does not round, so the sizes are the ones
+  // a loop over the scaled rows gives, bit for bit.
   row.setZero(n);
   col.setZero(n);
-  for (int j = 0; j < n && !rest.empty(); ++j) {
+  if (rest.empty()) return;
+  for (int j = 0; j < n; ++j) {
     if (D(j) > 0.0) {
-      for (int i : rest) row(i) = std::max(row(i), std::abs(A(i, j)) * D(j));
+      const double dj = D(j);
+      for (int i : rest) row(i) = std::max(row(i), std::abs(A(i, j)) * dj);
     } else {
-      for (int i = 0; i < n; ++i)
-        if (D(i) > 0.0) col(j) = std::max(col(j), std::abs(A(i, j)) * D(i));
+      col(j) = A.col(j).cwiseAbs().cwiseProduct(D).maxCoeff();
     }
   }
   for (int i : rest)
