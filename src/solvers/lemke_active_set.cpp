@@ -86,21 +86,16 @@ void equilibration(const MatX& A, VecX& D, VecX& row, VecX& col, std::vector<int
     else
       rest.push_back(i);
   }
-  // their row and column sizes against the scaled rows, column by column (A
-  // is column-major). A column's size is one vectorised pass: D is still 0 on
-  // the rest's rows, which so add nothing (A is finite here: the solvers
-  // check it first), and a maximum does not round, so the sizes are the ones
-  // a loop over the scaled rows gives, bit for bit.
+  // their row and column sizes against the scaled rows: D is still 0 on the
+  // rest, whose entries so add nothing (A is finite here: the solvers check
+  // it first), and a maximum does not round, so these vectorised passes give
+  // the sizes over the scaled rows only, bit for bit
   row.setZero(n);
   col.setZero(n);
   if (rest.empty()) return;
-  for (int j = 0; j < n; ++j) {
-    if (D(j) > 0.0) {
-      const double dj = D(j);
-      for (int i : rest) row(i) = std::max(row(i), std::abs(A(i, j)) * dj);
-    } else {
-      col(j) = A.col(j).cwiseAbs().cwiseProduct(D).maxCoeff();
-    }
+  for (int i : rest) {
+    row(i) = A.row(i).cwiseAbs().cwiseProduct(D.transpose()).maxCoeff();
+    col(i) = A.col(i).cwiseAbs().cwiseProduct(D).maxCoeff();
   }
   for (int i : rest)
     D(i) = row(i) > 0.0 && col(i) > 0.0 ? 1.0 / std::sqrt(row(i) * col(i)) : 1.0;
