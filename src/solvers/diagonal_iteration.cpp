@@ -68,7 +68,7 @@ void diagonal_step(const LcpProblem& p, DiagonalPlan& plan, double step, const V
       v(k) = w(c.friction[k]) - z(c.slip);  // A_fs = 1: without the slip term
       target(k) = z(c.friction[k]);
     }
-    const double cap = c.mu * z(c.normal);
+    const double cap = c.cap(z);
     c.block.solve(target, v, cap, plan.perp_tol);  // the block's minimizer, v at it
     VecX& moved = plan.scratch;
     moved.resize(m);

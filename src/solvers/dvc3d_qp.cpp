@@ -141,7 +141,7 @@ SolverResult Dvc3dQpSolver::solve(const LcpProblem& p, VecX& z) {
           v(k) = w(c.friction[k]) - z(c.slip);  // A_fs = 1: the velocity without the slip term
           pf(k) = z(c.friction[k]);
         }
-        c.block.solve(pf, v, c.mu * z(c.normal), perp_tol);
+        c.block.solve(pf, v, c.cap(z), perp_tol);
         for (int k = 0; k < m; ++k) {
           change = std::max(change, std::abs(pf(k) - z(c.friction[k])));
           set(c.friction[k], pf(k));

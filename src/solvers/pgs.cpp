@@ -78,7 +78,7 @@ std::string check_dense_contacts(const LcpProblem& p, Schedule& s) {
   std::vector<char> member(n, 0);
   for (ContactBlock& b : s.contacts) {
     for (int f : b.friction) member[f] = 1;
-    b.mu = p.A(b.slip, b.normal);
+    b.mu = b.normal >= 0 ? p.A(b.slip, b.normal) : 0.0;  // a bounded block: no U entry (find_contacts checked it)
     if (!(b.mu >= 0.0)) return "negative friction coefficient at slip row " + std::to_string(b.slip);
     for (int j = 0; j < n; ++j) {
       const double row = j == b.normal ? b.mu : (member[j] ? -1.0 : 0.0);
@@ -160,7 +160,7 @@ void run(const LcpProblem& p, const SolverOptions& options, Schedule& s, Rows& r
       v(k) = rows.friction_velocity(c.friction[k], c.slip, z);
       pf(k) = z(c.friction[k]);
     }
-    c.block.solve(pf, v, c.mu * z(c.normal), perp_tol);
+    c.block.solve(pf, v, c.cap(z), perp_tol);
     for (int k = 0; k < m; ++k) {
       const int f = c.friction[k];
       const double d = pf(k) - z(f);
@@ -251,6 +251,90 @@ bool check_problem_without_A(const LcpProblem& p, SolverResult& result) {
   return true;
 }
 
+// The bounded blocks of find_contacts (pgs.hpp), appended to s.contacts.
+// Candidates: rows outside the contact blocks, NonNegative, without a
+// Jacobian (structure) or with A_ss = 0 (dense), b_s >= 0.
+void add_bounded_blocks(const LcpProblem& p, const ContactLayout& layout, Schedule& s) {
+  const int n = p.size();
+  const bool structured = !p.structure.empty() && static_cast<int>(p.structure.rows.size()) == n;
+  if (!structured && !p.has_matrix()) return;
+  auto outside = [&](int i) {  // may be a member or sigma: outside every contact block, not Free
+    return (layout.contact_at.size() != static_cast<std::size_t>(n) || layout.contact_at[i] < 0) && !is_free(p, i);
+  };
+  auto candidate = [&](int i) {
+    if (!outside(i) || !(p.b(i) >= 0.0)) return false;
+    if (structured) {
+      const JacobianRow& r = p.structure.rows[i];
+      return r.body_a == kNoBody && r.body_b == kNoBody;
+    }
+    return p.A(i, i) == 0.0;
+  };
+  int first = 0;  // no allocation for the problems without one (every contact-only step)
+  while (first < n && !candidate(first)) ++first;
+  if (first == n) return;
+  std::vector<char> is_candidate(n, 0);
+  for (int i = first; i < n; ++i) is_candidate[i] = candidate(i);
+  // the off-diagonal couplings in a candidate's column and in its row
+  std::vector<LcpStructure::Entry> column, row;
+  if (structured) {
+    for (const LcpStructure::Entry& e : p.structure.coupling) {
+      if (e.row < 0 || e.row >= n || e.col < 0 || e.col >= n) return;  // StructuredRows::build says why
+      if (is_candidate[e.col]) column.push_back(e);
+      if (is_candidate[e.row]) row.push_back(e);
+    }
+  } else {
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i)
+        if (i != j && p.A(i, j) != 0.0 && (is_candidate[j] || is_candidate[i])) {
+          if (is_candidate[j]) column.push_back({i, j, p.A(i, j)});
+          if (is_candidate[i]) row.push_back({i, j, p.A(i, j)});
+        }
+  }
+  // sums per (sigma, member), sigma's column entries against its row entries
+  auto by_sigma = [](std::vector<LcpStructure::Entry>& list, bool sigma_is_col) {
+    for (LcpStructure::Entry& e : list)
+      if (!sigma_is_col) std::swap(e.row, e.col);  // now (member, sigma)
+    std::stable_sort(list.begin(), list.end(), [](const LcpStructure::Entry& a, const LcpStructure::Entry& b) {
+      return a.col != b.col ? a.col < b.col : a.row < b.row;
+    });
+    std::vector<LcpStructure::Entry> merged;
+    for (const LcpStructure::Entry& e : list) {
+      if (!merged.empty() && merged.back().row == e.row && merged.back().col == e.col) merged.back().value += e.value;
+      else merged.push_back(e);
+    }
+    list.swap(merged);
+  };
+  by_sigma(column, true);
+  by_sigma(row, false);
+  std::vector<char> claimed(n, 0);
+  std::size_t c = 0, r = 0;
+  for (int sigma = 0; sigma < n; ++sigma) {
+    if (!is_candidate[sigma]) continue;
+    const std::size_t c0 = c, r0 = r;
+    while (c < column.size() && column[c].col == sigma) ++c;
+    while (r < row.size() && row[r].col == sigma) ++r;
+    if (c - c0 == 0 || c - c0 != r - r0) continue;
+    std::vector<int> members;
+    bool ok = true;
+    for (std::size_t k = 0; k < c - c0 && ok; ++k) {
+      const LcpStructure::Entry& in_column = column[c0 + k];  // A(member, sigma): E
+      const LcpStructure::Entry& in_row = row[r0 + k];        // A(sigma, member): -E'
+      const int m = in_column.row;
+      ok = in_row.row == m && outside(m) && !is_candidate[m] && !claimed[m] && near(in_column.value, 1.0) &&
+           near(in_row.value, -1.0);
+      members.push_back(m);
+    }
+    if (!ok) continue;
+    ContactBlock b;
+    b.slip = sigma;
+    b.friction = members;
+    b.bound = p.b(sigma);
+    for (int m : members) claimed[m] = 1;
+    s.contact_of_slip[static_cast<std::size_t>(sigma)] = static_cast<int>(s.contacts.size());
+    s.contacts.push_back(std::move(b));
+  }
+}
+
 }  // namespace
 
 namespace pgs_detail {
@@ -270,9 +354,11 @@ std::string find_contacts(const LcpProblem& p, Schedule& s) {
     b.normal = c.normal;
     b.slip = c.slip;
     b.mu = 0.0;
+    b.bound = 0.0;
     b.friction.assign(layout->friction.begin() + c.friction_begin, layout->friction.begin() + c.friction_end);
     s.contact_of_slip[static_cast<std::size_t>(c.slip)] = static_cast<int>(k);
   }
+  add_bounded_blocks(p, *layout, s);
   return {};
 }
 

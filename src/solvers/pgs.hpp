@@ -143,12 +143,16 @@ class FrictionBlock {
   std::vector<int> scratch_index_;
 };
 
+// A contact's friction block (normal >= 0: cap mu p_n), or a bounded block
+// (normal -1: the constant cap b_s of its sigma row, find_contacts below).
 struct ContactBlock {
   int normal = -1;
   int slip = -1;
   std::vector<int> friction;
   double mu = 0.0;
+  double bound = 0.0;  // a bounded block's cap (b of its sigma row); unused for a contact
   FrictionBlock block;
+  double cap(const VecX& z) const { return normal >= 0 ? mu * z(normal) : bound; }
 };
 
 struct Schedule {
@@ -160,7 +164,15 @@ struct Schedule {
 };
 
 // The contacts of eq. 6.1 from the problem's contact blocks (contact_layout()
-// in lcp.hpp). Empty string, or why the problem is outside PGS.
+// in lcp.hpp), then the bounded blocks: a row sigma outside them without a
+// Jacobian (A_ss = 0) whose column holds +1 and whose row -1 on the same rows
+// P (outside every block, not Free) and nothing else,
+//   0 <= b_s - sum_P p  perp  sigma >= 0,   0 <= w_P + sigma  perp  p_P >= 0,
+// which is eq. 2.21's block with the cap mu p_n replaced by b_s >= 0: a joint
+// motor's or a joint friction's |p| <= F h (joints/joint_problem.hpp: p+, p-
+// and sigma, directions G and -G). They are swept as friction blocks with
+// that constant cap. Read from the structure's C when the problem has one,
+// else from A. Empty string, or why the problem is outside PGS.
 std::string find_contacts(const LcpProblem& p, Schedule& s);
 
 // After find_contacts, on the dense A: checks the eq. 6.1 slip rows and

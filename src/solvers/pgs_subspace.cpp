@@ -50,7 +50,7 @@ bool subspace_step(const LcpProblem& p, Schedule& s, Engine& e, VecX& z, double 
     }
     const int c = -item - 1;
     const ContactBlock& b = s.contacts[c];
-    const double cap = b.mu * z(b.normal);
+    const double cap = b.cap(z);
     if (!(cap > 0.0) || !e.joins_contact(c)) continue;
     double sum = 0.0;
     for (int f : b.friction) sum += z(f);
@@ -129,7 +129,7 @@ bool subspace_step(const LcpProblem& p, Schedule& s, Engine& e, VecX& z, double 
     for (int f = 0; f < m; ++f) pf(f) = z(b.friction[f]);
     Vec2 P = b.block.C() * pf;
     for (int c = 0; c < b.block.rank(); ++c) P(c) += best_x(j + c);
-    b.block.place(pf, P, b.mu * z(b.normal));
+    b.block.place(pf, P, b.cap(z));
     for (int f = 0; f < m; ++f) {
       const double dz = pf(f) - z(b.friction[f]);
       if (dz == 0.0) continue;

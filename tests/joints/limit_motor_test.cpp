@@ -6,6 +6,7 @@
 #include "joints/controllers.hpp"
 #include "joints/joint_frames.hpp"
 #include "sim/world.hpp"
+#include "solvers/lcp.hpp"
 
 #include <gtest/gtest.h>
 
@@ -37,11 +38,20 @@ TEST(JointLimit, StopsTheBarAtTheLimitWithoutPassingIt) {
   EXPECT_LT(std::abs(joint_velocity(world.model(), world.state(), 0)), 1e-6);
 }
 
+// The solvers that take a motor's and a joint friction's bounded rows (p+,
+// p-, sigma: joints/joint_problem.hpp): the scene's own (path), lemke through
+// its Free-row elimination, and the sweeping ones through their bounded
+// blocks (pgs.hpp, find_contacts). Each answers the closed forms below.
+const char* const kBoundedRowSolvers[] = {"", "lemke", "pgs", "psor", "projected-jacobi"};
+
 // The motor spins the plate up with the bounded torque, tau_max / I_z per
 // second, then holds the target rate. Per step, I_z |dw| / h is the motor's
 // torque: never above the bound (to the solver's tolerance, 1e-9 relative).
 TEST(JointMotor, ReachesItsVelocityWithTheTorqueNeverAboveTheBound) {
+  for (const char* solver : kBoundedRowSolvers) {
+  SCOPED_TRACE(std::string("solver ") + (*solver ? solver : "(the scene's)"));
   Scene s = load("joint-motor");
+  if (*solver) s.model.options.solver = solver;
   World world(s.model, s.state);
   const double h = s.model.options.h, tau = s.model.joints[0].motor.max_force;
   const double target = s.model.joints[0].motor.velocity;
@@ -49,7 +59,7 @@ TEST(JointMotor, ReachesItsVelocityWithTheTorqueNeverAboveTheBound) {
   const double t_reach = target * iz / tau;
   double w = 0.0;
   for (int k = 0; k < 200; ++k) {
-    world.step();
+    ASSERT_EQ(world.step().solver_failures, 0) << "step " << k;
     const double next = joint_velocity(world.model(), world.state(), 0);
     const double torque = iz * (next - w) / h;
     EXPECT_LE(std::abs(torque), tau * (1.0 + 1e-9)) << "step " << k;
@@ -60,6 +70,41 @@ TEST(JointMotor, ReachesItsVelocityWithTheTorqueNeverAboveTheBound) {
     w = next;
   }
   EXPECT_NEAR(w, target, 1e-9 * target);
+  }
+}
+
+// The sweeping solvers find a motor's bounded block (p+, p-, sigma) in the
+// structure's C and in a dense A alike: on the first step from rest the motor
+// gives all it has, |p+ - p-| = F h, and both engines agree on z.
+TEST(JointMotor, PgsFindsTheBoundedBlockInTheStructureAndInADenseMatrix) {
+  Scene s = load("joint-motor");
+  s.model.options.solver = "pgs";
+  World world(s.model, s.state);
+  ASSERT_EQ(world.step().solver_failures, 0);
+  LcpProblem structured = world.last_problems().at(0).lcp;
+  if (!structured.has_matrix()) assemble_matrix(structured);
+  LcpProblem dense = structured;
+  dense.structure = LcpStructure{};
+  // the block: the row without a Jacobian (sigma) and the two rows its column couples
+  int sigma = -1;
+  for (int i = 0; i < structured.size(); ++i)
+    if (structured.structure.rows[i].body_a == kNoBody && structured.structure.rows[i].body_b == kNoBody) sigma = i;
+  ASSERT_GE(sigma, 0);
+  std::vector<int> members;
+  for (const LcpStructure::Entry& e : structured.structure.coupling)
+    if (e.col == sigma) members.push_back(e.row);
+  ASSERT_EQ(members.size(), 2u);
+  const double bound = s.model.joints[0].motor.max_force * s.model.options.h;
+  SolverOptions tight;
+  tight.tolerance = 1e-12;
+  VecX z_structured = VecX::Zero(structured.size()), z_dense = VecX::Zero(dense.size());
+  const SolverResult a = make_solver("pgs", tight)->solve(structured, z_structured);
+  const SolverResult b = make_solver("pgs", tight)->solve(dense, z_dense);
+  ASSERT_TRUE(a.ok()) << a.message;
+  ASSERT_TRUE(b.ok()) << b.message;
+  for (const VecX* z : {&z_structured, &z_dense})
+    EXPECT_NEAR(std::abs((*z)(members[0]) - (*z)(members[1])), bound, 1e-9 * bound);
+  EXPECT_LT((z_structured - z_dense).cwiseAbs().maxCoeff(), 1e-9);  // impulses of 1e-3 N s, residuals 1e-12
 }
 
 // Coulomb joint friction: the horizontal bar's gravity torque m g L / 2 about
@@ -67,8 +112,11 @@ TEST(JointMotor, ReachesItsVelocityWithTheTorqueNeverAboveTheBound) {
 // starts to turn with (m g L / 2 - F) / I_pivot (the first step's rate, exact
 // for a start from rest: the step solves the pivot dynamics).
 TEST(JointFriction, HoldsBelowTheBoundAndSlipsWithTheBoundAbove) {
+  for (const char* solver : kBoundedRowSolvers)
   for (double friction : {3.0, 1.0}) {
+    SCOPED_TRACE(std::string("solver ") + (*solver ? solver : "(the scene's)") + ", friction " + std::to_string(friction));
     Scene s = load("hinge-limit");
+    if (*solver) s.model.options.solver = solver;
     s.model.joints[0].limit.enabled = false;
     s.model.joints[0].friction = friction;
     const BodyModel& bar = s.model.bodies[0];
@@ -76,11 +124,11 @@ TEST(JointFriction, HoldsBelowTheBoundAndSlipsWithTheBoundAbove) {
     const double gravity_torque = bar.mass * g * half;
     const double pivot_inertia = bar.inertia(1, 1) + bar.mass * half * half;
     World world(s.model, s.state);
-    world.step();
+    ASSERT_EQ(world.step().solver_failures, 0);
     const double w1 = joint_velocity(world.model(), world.state(), 0);
     if (friction > gravity_torque) {
       EXPECT_NEAR(w1, 0.0, 1e-9);
-      for (int k = 0; k < 200; ++k) world.step();
+      for (int k = 0; k < 200; ++k) ASSERT_EQ(world.step().solver_failures, 0) << "step " << k;
       EXPECT_NEAR(joint_position(world.model(), world.state(), 0), 0.0, 1e-8);
     } else {
       EXPECT_NEAR(w1, h * (gravity_torque - friction) / pivot_inertia, 1e-9);
