@@ -56,16 +56,15 @@ int run_command(const RunArgs& args) {
   if (args.position_correction) scene.model.options.position_correction = true;
   // the numeric options arrive checked (main.cpp, option_checks.hpp): a negative value is "not given"
   if (args.relaxation > 0.0) scene.model.options.solver_relaxation = args.relaxation;
+  // --model and --stepper together, before the world is built: the stepper's
+  // scope check (a Drumwright-Shell stepper needs the standard model) sees the
+  // combination asked for, not one of them against the scene's other choice
+  if (!args.model.empty() && !parse_contact_model(args.model, scene.model.options.model))
+    throw std::invalid_argument("unknown contact model '" + args.model + "' (available: " +
+                                chain_text(contact_model_names()) + ")");
+  if (!args.stepper.empty()) scene.model.options.stepper = args.stepper;
   World world(std::move(scene.model), std::move(scene.state));
   if (args.h > 0.0) world.set_time_step(args.h);
-  if (!args.stepper.empty()) world.set_stepper(args.stepper);
-  if (!args.model.empty()) {
-    ContactModelKind kind;
-    if (!parse_contact_model(args.model, kind))
-      throw std::invalid_argument("unknown contact model '" + args.model + "' (available: " +
-                                  chain_text(contact_model_names()) + ")");
-    world.set_contact_model(kind);
-  }
   if (!args.solver.empty()) world.set_solver(args.solver);
   if (!args.solver_chain.empty()) {
     if (!args.solver.empty()) throw std::invalid_argument("give --solver or --solver-chain, not both");
