@@ -86,27 +86,40 @@ struct RowTerms {
 };
 
 // C's entries as they are written; finish() sums each (row, column)'s in that
-// order (a stable sort keeps it), drops the zero sums and leaves them in
-// row-major order: the same numbers, bit for bit, as summing into a dense
-// n x n matrix and scanning it, in O(entries log entries) instead of O(n^2).
+// order and leaves the sums, zeros dropped, in row-major order: the same
+// numbers, bit for bit, as summing into a dense n x n matrix and scanning it.
+// The order is a stable sort's by (row, column), made by two stable counting
+// sorts, by column and then by row (least significant key first): O(entries
+// + n), where a stable_sort of all entries was 17% of the resting pyramid's step.
 class CouplingBuilder {
  public:
   void add(int row, int col, double value) { entries_.push_back({row, col, value}); }
-  void finish(std::vector<LcpStructure::Entry>& out) {
-    std::stable_sort(entries_.begin(), entries_.end(), [](const LcpStructure::Entry& a, const LcpStructure::Entry& b) {
-      return a.row != b.row ? a.row < b.row : a.col < b.col;
-    });
+  void finish(int n, std::vector<LcpStructure::Entry>& out) {
+    by_column_.resize(entries_.size());
+    sorted_.resize(entries_.size());
+    counting_sort(entries_, by_column_, n, [](const LcpStructure::Entry& e) { return e.col; });
+    counting_sort(by_column_, sorted_, n, [](const LcpStructure::Entry& e) { return e.row; });
     out.clear();
-    for (std::size_t k = 0; k < entries_.size();) {
-      LcpStructure::Entry sum{entries_[k].row, entries_[k].col, 0.0};
-      for (; k < entries_.size() && entries_[k].row == sum.row && entries_[k].col == sum.col; ++k)
-        sum.value += entries_[k].value;
+    for (std::size_t k = 0; k < sorted_.size();) {
+      LcpStructure::Entry sum{sorted_[k].row, sorted_[k].col, 0.0};
+      for (; k < sorted_.size() && sorted_[k].row == sum.row && sorted_[k].col == sum.col; ++k)
+        sum.value += sorted_[k].value;
       if (sum.value != 0.0) out.push_back(sum);
     }
   }
 
  private:
-  std::vector<LcpStructure::Entry> entries_;
+  template <class Key>
+  void counting_sort(const std::vector<LcpStructure::Entry>& in, std::vector<LcpStructure::Entry>& out, int n,
+                     Key key) {
+    next_.assign(static_cast<std::size_t>(n) + 1, 0);
+    for (const LcpStructure::Entry& e : in) ++next_[static_cast<std::size_t>(key(e)) + 1];
+    for (int r = 0; r < n; ++r) next_[r + 1] += next_[r];
+    for (const LcpStructure::Entry& e : in) out[static_cast<std::size_t>(next_[key(e)]++)] = e;
+  }
+
+  std::vector<LcpStructure::Entry> entries_, by_column_, sorted_;
+  std::vector<int> next_;
 };
 
 // Predicted gap rates (m/s) closer than this, relative to 1 + |largest|, tie
@@ -307,7 +320,7 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
       for (const auto& [col, mg] : by_body[body]) C.add(v, col, j.dot(mg));
     }
   }
-  C.finish(structure.coupling);
+  C.finish(n, structure.coupling);
   if (in.matrix)
     for (const LcpStructure::Entry& e : structure.coupling) lcp.A(e.row, e.col) += e.value;
 }
