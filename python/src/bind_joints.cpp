@@ -98,7 +98,7 @@ void bind_joints(py::module_& m) {
    })
    .def("joint_positions", [](const WorldHandle& w) {
      return per_joint(w, [&](std::size_t j) { return joint_position(w.world.model(), w.world.state(), j); });
-   }, "per joint: its angle (rad) or slide (m); 0 for joints without a coordinate")
+   }, "per joint: its angle (rad, unwrapped: it counts turns) or slide (m); 0 for joints without a coordinate")
    .def("joint_velocities", [](const WorldHandle& w) {
      return per_joint(w, [&](std::size_t j) { return joint_velocity(w.world.model(), w.world.state(), j); });
    }, "per joint: the rate of its coordinate")

@@ -376,7 +376,7 @@ void Recorder::Impl::record(const State& state, const StepReport* report) {
     const std::size_t nj = m.joints.size();
     scratch.assign(nj, 0.0);
     for (std::size_t j = 0; j < nj; ++j)
-      scratch[j] = joint_position(m.joints[j], joint_frames(m.joints[j], m, state), m.options.dimension);
+      scratch[j] = joint_position(m.joints[j], joint_frames(m.joints[j], m, state), m.options.dimension, state, j);
     joint_positions->append(scratch.data());
     for (std::size_t j = 0; j < nj; ++j)
       scratch[j] = joint_velocity(m.joints[j], joint_frames(m.joints[j], m, state), m.options.dimension);

@@ -107,9 +107,6 @@ void parse_joint(const Field& f, std::size_t index, const std::vector<Vec3>& ori
     joint.limit.lower = bounds[0].number();
     joint.limit.upper = bounds[1].number();
     if (!(joint.limit.lower <= joint.limit.upper)) l.fail("needs lower <= upper");
-    if (joint_coordinate(joint.kind) == JointCoordinate::Angle &&
-        (joint.limit.lower <= -std::numbers::pi || joint.limit.upper >= std::numbers::pi))
-      l.fail("angle limits must lie inside (-pi, pi): the angle is measured in (-pi, pi]");
   }
   if (const Field m = f["motor"]; m.present()) {
     coordinate_only(m);

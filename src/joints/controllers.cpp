@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numbers>
 #include <stdexcept>
 
 namespace pegsim {
@@ -23,7 +25,26 @@ void apply_joint_effort(const Model& model, std::size_t joint, double effort, St
 
 double joint_position(const Model& model, const State& state, std::size_t joint) {
   const JointModel& j = model.joints.at(joint);
-  return joint_position(j, joint_frames(j, model, state), model.options.dimension);
+  return joint_position(j, joint_frames(j, model, state), model.options.dimension, state, joint);
+}
+
+void update_joint_angles(const Model& model, State& state) {
+  const std::size_t nj = model.joints.size();
+  state.joint_angles.resize(nj, std::numeric_limits<double>::quiet_NaN());
+  constexpr double kTurn = 2.0 * std::numbers::pi;
+  for (std::size_t j = 0; j < nj; ++j) {
+    const JointModel& joint = model.joints[j];
+    if (joint_coordinate(joint.kind) != JointCoordinate::Angle) continue;
+    const bool first = !std::isfinite(state.joint_angles[j]);
+    double q = joint_position(model, state, j);
+    if (first && joint.limit.enabled && !(q >= joint.limit.lower && q <= joint.limit.upper)) {
+      // the branch inside the limits, else the one nearest them
+      const double up = q + kTurn * std::ceil((joint.limit.lower - q) / kTurn);  // first at or above lower
+      const double down = up - kTurn;
+      q = up <= joint.limit.upper || up - joint.limit.upper < joint.limit.lower - down ? up : down;
+    }
+    state.joint_angles[j] = q;
+  }
 }
 
 double joint_velocity(const Model& model, const State& state, std::size_t joint) {

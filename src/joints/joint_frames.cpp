@@ -127,6 +127,19 @@ double joint_position(const JointModel& joint, const JointFrames& f, Dimension d
   return 0.0;
 }
 
+double unwrap_angle(double measured, double reference) {
+  if (!std::isfinite(reference)) return measured;
+  constexpr double kTurn = 2.0 * std::numbers::pi;
+  return measured + kTurn * std::round((reference - measured) / kTurn);
+}
+
+double joint_position(const JointModel& joint, const JointFrames& frames, Dimension dim, const State& state,
+                      std::size_t index) {
+  const double q = joint_position(joint, frames, dim);
+  if (joint_coordinate(joint.kind) != JointCoordinate::Angle || index >= state.joint_angles.size()) return q;
+  return unwrap_angle(q, state.joint_angles[index]);
+}
+
 double joint_velocity(const JointModel& joint, const JointFrames& f, Dimension dim) {
   const Vec3 wa = f.nu_a.tail<3>(), wb = f.nu_b.tail<3>();
   switch (joint_coordinate(joint.kind)) {

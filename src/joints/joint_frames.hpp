@@ -49,6 +49,15 @@ JointModel make_joint(const JointSpec& spec, const Model& model, const State& st
 // atan2(z_a . (x_a x x_b), x_a . x_b) in (-pi, pi]; or the slide s = k . (P_b
 // - P_a) along A's slide axis k (3D: z_a; planar: x_a). 0 for kinds without one.
 double joint_position(const JointModel& joint, const JointFrames& frames, Dimension dim);
+// The same with an angle on the branch of State::joint_angles[index]
+// (unwrap_angle): the coordinate every limit, controller, recording and
+// Python call reads.
+double joint_position(const JointModel& joint, const JointFrames& frames, Dimension dim, const State& state,
+                      std::size_t index);
+// measured + 2 pi k for the k that puts it nearest `reference` (the unwrapped
+// angle a step earlier: a step turns a joint by less than pi, 628 rad/s at
+// h = 0.005); `measured` itself when the reference is not finite.
+double unwrap_angle(double measured, double reference);
 // Its exact time derivative: z_a . (w_B - w_A), or d/dt [k . (P_b - P_a)].
 double joint_velocity(const JointModel& joint, const JointFrames& frames, Dimension dim);
 // The column of the frame that is the slide axis (3D: 2 for z; planar: 0 for x).

@@ -110,7 +110,7 @@ void append_joint_rows(const FormulationInput& in, const std::vector<int>& joint
     const JacobianRow g = coordinate_row(joint, frames, dim);
     const double rate = free_rate(g, nu);
     if (joint.limit.enabled) {
-      const double q = joint_position(joint, frames, dim);
+      const double q = joint_position(joint, frames, dim, *in.state, j);  // unwrapped: limits may lie beyond pi
       rows.push_back({g, rate + (q - joint.limit.lower) / in.h, RowBound::NonNegative, RowRole::Other, j, ordinal++});
       rows.push_back({negated(g), -rate + (joint.limit.upper - q) / in.h, RowBound::NonNegative, RowRole::Other, j,
                       ordinal++});

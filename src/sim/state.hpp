@@ -23,6 +23,13 @@ struct State {
   long step = 0;
   std::vector<BodyState> bodies;
   std::vector<TreeState> trees;  // per Model::trees: q, v and applied joint forces
+  // Per Model::joints: an angle joint's coordinate (revolute, cylindrical,
+  // planar revolute) unwrapped, as World last left it (after its construction
+  // and after each step): the measured angle, in (-pi, pi], is read on the
+  // branch nearest it (joints/joint_frames.hpp unwrap_angle), so a wheel's
+  // angle counts its turns and limits and targets may lie beyond pi. NaN or
+  // missing: no reference yet (the measured angle). Unused for other joints.
+  std::vector<double> joint_angles;
 };
 
 }  // namespace pegsim

@@ -14,6 +14,7 @@ World::World(Model model, State state) : state_(std::move(state)) {
     throw std::invalid_argument("World: state has " + std::to_string(state_.bodies.size()) + " bodies, model has " +
                                 std::to_string(model.bodies.size()));
   reconfigure(std::move(model));
+  update_joint_angles(model_, state_);  // the branches angle joints are read on (State::joint_angles)
   for (const PdControllerSpec& spec : model_.controllers)  // throws std::invalid_argument on a bad spec
     pd_controllers_.push_back(std::make_unique<PdController>(model_, spec));
 }
@@ -70,6 +71,7 @@ const StepReport& World::step() {
   for (auto& c : pd_controllers_) c->before_step(model_, state_);
   for (JointController* c : controllers_) c->before_step(model_, state_);
   stepper_->step(model_, state_, needs, report_);
+  update_joint_angles(model_, state_);
   StageTimer timer(report_.profile, Stage::Observers);
   report_.penetration_exceeded = report_.max_penetration > model_.options.max_penetration;  // false when NaN
   for (StepObserver* o : observers_) o->on_step(model_, state_, report_);

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
 
 namespace pegsim {
 namespace {
@@ -105,6 +106,67 @@ TEST(JointMotor, PgsFindsTheBoundedBlockInTheStructureAndInADenseMatrix) {
   for (const VecX* z : {&z_structured, &z_dense})
     EXPECT_NEAR(std::abs((*z)(members[0]) - (*z)(members[1])), bound, 1e-9 * bound);
   EXPECT_LT((z_structured - z_dense).cwiseAbs().maxCoeff(), 1e-9);  // impulses of 1e-3 N s, residuals 1e-12
+}
+
+// An angle joint's coordinate is unwrapped (State::joint_angles): the motor
+// scene's plate, spun at 2 rad/s for 5 s, turns 1.6 times, and its angle
+// grows by 2 atan(h w / 2) every step (the normalized first-order quaternion
+// update's exact turn about the fixed axis: the sum agrees to rounding),
+// never jumping by 2 pi.
+TEST(JointAngle, CountsTheTurnsOfASpinningPlate) {
+  Scene s = load("joint-motor");
+  World world(s.model, s.state);
+  const double h = s.model.options.h;
+  double q = joint_position(world.model(), world.state(), 0), turned = 0.0;
+  EXPECT_EQ(q, 0.0);
+  for (int k = 0; k < 1000; ++k) {
+    ASSERT_EQ(world.step().solver_failures, 0);
+    const double next = joint_position(world.model(), world.state(), 0);
+    turned += 2.0 * std::atan(0.5 * h * joint_velocity(world.model(), world.state(), 0));
+    ASSERT_LT(std::abs(next - q), 0.02) << "step " << k;  // 2 rad/s x 5 ms, no 2 pi jump
+    q = next;
+  }
+  EXPECT_GT(q, 2.0 * std::numbers::pi);
+  EXPECT_NEAR(q, turned, 1e-9);
+}
+
+// Limits beyond pi: the motor drives the plate past pi into an upper limit
+// of 4 rad, where it stops (the limit row reads the unwrapped angle; wrapped,
+// the angle would jump to -2.28 at pi and the limit row would pull it back).
+TEST(JointLimit, HoldsALimitBeyondPi) {
+  Scene s = load("joint-motor");
+  s.model.joints[0].limit.enabled = true;
+  s.model.joints[0].limit.lower = -0.5;
+  s.model.joints[0].limit.upper = 4.0;
+  World world(s.model, s.state);
+  double highest = 0.0;
+  for (int k = 0; k < 600; ++k) {
+    ASSERT_EQ(world.step().solver_failures, 0) << "step " << k;
+    const double q = joint_position(world.model(), world.state(), 0);
+    highest = std::max(highest, q);
+    ASSERT_LE(q, 4.0 + 1e-9) << "step " << k;
+  }
+  EXPECT_GT(highest, 4.0 - 1e-6);
+  EXPECT_NEAR(joint_position(world.model(), world.state(), 0), 4.0, 1e-6);  // held there against the motor
+}
+
+// A limited joint starts on the branch of its limits: the plate turned by
+// 3.5 rad about the hinge before the world is built measures -2.78 (in
+// (-pi, pi]), but with limits [3, 4] its angle is 3.5, and it stays at rest
+// (read as -2.78, the limit rows would throw it 5.8 rad in a step).
+TEST(JointAngle, ALimitedJointStartsOnTheBranchOfItsLimits) {
+  Scene s = load("joint-motor");
+  s.model.joints[0].motor.enabled = false;
+  s.model.joints[0].limit.enabled = true;
+  s.model.joints[0].limit.lower = 3.0;
+  s.model.joints[0].limit.upper = 4.0;
+  s.model.options.gravity = Vec3::Zero();
+  s.state.bodies[0].pose.orientation = Quat(Eigen::AngleAxisd(3.5, Vec3::UnitZ())) * s.state.bodies[0].pose.orientation;
+  World world(s.model, s.state);
+  EXPECT_NEAR(joint_position(world.model(), world.state(), 0), 3.5, 1e-12);
+  for (int k = 0; k < 100; ++k) ASSERT_EQ(world.step().solver_failures, 0);
+  EXPECT_NEAR(joint_position(world.model(), world.state(), 0), 3.5, 1e-9);
+  EXPECT_LT(world.state().bodies[0].angular_velocity.norm(), 1e-9);
 }
 
 // Coulomb joint friction: the horizontal bar's gravity torque m g L / 2 about
