@@ -125,17 +125,19 @@ int main(int argc, char** argv) {
     if (trace_from >= 0 && k >= trace_from) {  // per step: the fastest body, contacts, problems, failures
       double v_max = 0.0, w_max = 0.0;
       std::size_t fastest = 0;
+      int fast = 0;  // bodies faster than 10 m/s: none in a pile, every one that fell out of the box
       for (std::size_t b = 0; b < world.state().bodies.size(); ++b) {
         const BodyState& bs = world.state().bodies[b];
+        fast += bs.linear_velocity.norm() > 10.0;
         if (bs.linear_velocity.norm() > v_max) fastest = b;
         v_max = std::max(v_max, bs.linear_velocity.norm());
         w_max = std::max(w_max, bs.angular_velocity.norm());
       }
       int largest = 0;
       for (const IslandReport& island : r.islands) largest = std::max(largest, island.problem_size);
-      std::printf("trace step %ld: |v| max %.3g m/s (%s), |w| max %.3g rad/s, contacts %d, U/I/X %d/%d/%d, "
-                  "islands %zu, largest problem %d, failures %d, penetration %.3g m\n",
-                  world.state().step, v_max, world.model().bodies[fastest].name.c_str(), w_max, r.contacts_found,
+      std::printf("trace step %ld: |v| max %.3g m/s (%s; %d above 10 m/s), |w| max %.3g rad/s, contacts %d, "
+                  "U/I/X %d/%d/%d, islands %zu, largest problem %d, failures %d, penetration %.3g m\n",
+                  world.state().step, v_max, world.model().bodies[fastest].name.c_str(), fast, w_max, r.contacts_found,
                   r.constraints.u, r.constraints.i, r.constraints.x, r.islands.size(), largest, r.solver_failures,
                   r.max_penetration);
     }
