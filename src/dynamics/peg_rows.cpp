@@ -93,6 +93,7 @@ struct RowTerms {
 // + n), where a stable_sort of all entries was 17% of the resting pyramid's step.
 class CouplingBuilder {
  public:
+  void clear() { entries_.clear(); }
   void add(int row, int col, double value) { entries_.push_back({row, col, value}); }
   void finish(int n, std::vector<LcpStructure::Entry>& out) {
     by_column_.resize(entries_.size());
@@ -194,7 +195,8 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
   std::vector<RowTerms> terms(n);
   // the C of A = G'M^-1G + C while assembling: its entries in the order they
   // are written, summed per (row, column) at the end (CouplingBuilder below)
-  CouplingBuilder C;
+  thread_local CouplingBuilder C;  // its storage kept from step to step (issue 11: no allocation in a steady step)
+  C.clear();
 
   std::vector<JacobianRow> normal_row(nc);
   for (int c = 0; c < nc; ++c) {
