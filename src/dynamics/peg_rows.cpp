@@ -50,9 +50,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <tuple>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace pegsim::formulation_detail {

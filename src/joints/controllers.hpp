@@ -33,13 +33,13 @@ void apply_joint_effort(const Model& model, std::size_t joint, double effort, St
 // The free coordinate and its rate (joint_frames.hpp) of model.joints[joint].
 // Unwrapped for angle joints (State::joint_angles).
 double joint_position(const Model& model, const State& state, std::size_t joint);
+double joint_velocity(const Model& model, const State& state, std::size_t joint);
 // Sets State::joint_angles to each angle joint's unwrapped angle: World calls
 // it when built and after each step. The first time (no reference), a
 // limited joint's angle goes on the branch inside its limits, or the one
 // nearest them (a hinge built at 3.5 rad with limits [3, 4] is at 3.5, not at
 // its measured -2.78).
 void update_joint_angles(const Model& model, State& state);
-double joint_velocity(const Model& model, const State& state, std::size_t joint);
 
 class PdController final : public JointController {
  public:
