@@ -1,6 +1,7 @@
 #include "io/scene_fields.hpp"
 
 #include "io/scene_limits.hpp"
+#include "io/utf8.hpp"
 
 #include <charconv>
 #include <cstdio>
@@ -227,19 +228,16 @@ std::string Field::text() const {
   if (!node_.IsScalar() || node_.Scalar().empty()) fail("expected a name, got " + describe());
   const std::string& s = node_.Scalar();
   // names reach terminals, recordings (HDF5 strings end at a NUL) and the replay page's JSON
-  for (std::size_t i = 0; i < s.size();) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c < 0x20 || c == 0x7f) {
       char hex[8];
       std::snprintf(hex, sizeof hex, "0x%02x", c);
       fail(std::string("a name must not hold control characters (byte ") + hex + " at " + std::to_string(i) + ")");
     }
-    const int more = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xe ? 2 : (c >> 3) == 0x1e ? 3 : -1;
-    bool valid = more >= 0 && i + more < s.size();
-    for (int k = 1; valid && k <= more; ++k) valid = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
-    if (!valid) fail("a name must be UTF-8 text (a bad byte at " + std::to_string(i) + ")");
-    i += 1 + more;
   }
+  if (const std::size_t bad = first_invalid_utf8(s); bad != std::string::npos)
+    fail("a name must be UTF-8 text (a bad byte at " + std::to_string(bad) + ")");
   return s;
 }
 

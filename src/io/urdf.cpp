@@ -3,10 +3,12 @@
 #include "geometry/curved.hpp"
 #include "geometry/polyhedron.hpp"
 #include "io/mesh_hull.hpp"
+#include "io/utf8.hpp"
 
 #include <console_bridge/console.h>
 #include <urdf_parser/urdf_parser.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -242,6 +244,24 @@ struct Builder {
 }  // namespace
 
 UrdfRobot load_urdf_string(const std::string& xml, const std::string& source, const UrdfOptions& options) {
+  // urdfdom parses with TinyXML 2.6, which in UTF-8 mode steps over a lead
+  // byte's announced continuation bytes without looking at them: a lead byte
+  // at the end of the text (found by fuzz_urdf: "...</robot>\xe9" inside an
+  // open element) takes it past the terminating NUL, and it reads on through
+  // the heap. Malformed text is refused here, before the parser sees it, as
+  // is a NUL (TinyXML would stop there and parse a silently shortened file).
+  {
+    std::size_t bad = first_invalid_utf8(xml);
+    const std::size_t nul = xml.find('\0');
+    const char* what = "is not UTF-8 text";
+    if (nul < bad) bad = nul, what = "holds a NUL byte";
+    if (bad != std::string::npos) {
+      const std::size_t line_start = bad == 0 ? 0 : xml.rfind('\n', bad - 1) + 1;  // npos + 1 = 0
+      const auto line = 1 + std::count(xml.begin(), xml.begin() + static_cast<std::ptrdiff_t>(bad), '\n');
+      throw std::runtime_error(source + ":" + std::to_string(line) + ":" + std::to_string(bad - line_start + 1) +
+                               ": the URDF text " + what + " (byte " + std::to_string(bad) + ")");
+    }
+  }
   urdf::ModelInterfaceSharedPtr model;
   {
     CollectLog log;

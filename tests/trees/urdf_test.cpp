@@ -83,6 +83,22 @@ TEST(Urdf, MalformedFilesNameFileAndElement) {
   EXPECT_THROW(add_tree(model, state, "r", r.tree, r.shapes, VecX(), VecX(), MaterialId{}, r.collides), std::invalid_argument);
 }
 
+// Text TinyXML (under urdfdom) would read past its end or cut short is refused
+// before parsing, naming line and column: a lead byte whose continuation bytes
+// are missing (at the very end, inside an open element: the fuzz_urdf
+// finding, tests/data/fuzz/urdf), a stray continuation byte, a NUL. Accented
+// names in well-formed UTF-8 still load.
+TEST(Urdf, MalformedUtf8AndNulBytesAreRefusedBeforeParsing) {
+  const std::string open = "<?xml version=\"1.0\"?>\n<robot name=\"r\">\n<link name=\"a\">x";
+  EXPECT_NE(error_of(open + "\xe9").find("bad.urdf:3:17: the URDF text is not UTF-8 text (byte 55)"), std::string::npos)
+      << error_of(open + "\xe9");
+  EXPECT_NE(error_of(open + "\xe9\xa9").find("bad.urdf:3:17: the URDF text is not UTF-8"), std::string::npos);
+  EXPECT_NE(error_of("<robot name=\"\xbfr\"/>").find("bad.urdf:1:14: the URDF text is not UTF-8"), std::string::npos);
+  EXPECT_NE(error_of(with("") + std::string(1, '\0') + "<junk").find("the URDF text holds a NUL byte"), std::string::npos);
+  const std::string accented = "<?xml version=\"1.0\"?><robot name=\"bras\xc3\xa9\"><link name=\"a\"/></robot>";
+  EXPECT_EQ(load_urdf_string(accented, "ok.urdf").name, "bras\xc3\xa9");
+}
+
 // A collision mesh (data/robots/meshes/wedge.obj, scaled by 2 along x) becomes
 // the convex hull of its vertices: its support along +x reaches 2 x 0.2 m, and
 // package:// paths are refused by name. Tolerance 1e-7 m: assimp keeps

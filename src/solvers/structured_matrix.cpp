@@ -1,0 +1,186 @@
+// A read from the structure (see structured_matrix.hpp).
+#include "solvers/structured_matrix.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pegsim::solver_detail {
+namespace {
+
+// A counting sort: `order` lists the items key by key (in item order within
+// a key), key k's at order[start[k] .. start[k + 1]).
+template <class KeyOf>
+void bucket(std::size_t keys, std::size_t items, KeyOf key_of, std::vector<int>& start, std::vector<int>& order,
+            std::vector<int>& cursor) {
+  start.assign(keys + 1, 0);
+  for (std::size_t k = 0; k < items; ++k) ++start[static_cast<std::size_t>(key_of(k)) + 1];
+  for (std::size_t b = 0; b < keys; ++b) start[b + 1] += start[b];
+  order.resize(items);
+  cursor.assign(start.begin(), start.end() - 1);
+  for (std::size_t k = 0; k < items; ++k)
+    order[static_cast<std::size_t>(cursor[static_cast<std::size_t>(key_of(k))]++)] = static_cast<int>(k);
+}
+
+}  // namespace
+
+bool StructuredMatrix::describes(const LcpProblem& p) {
+  const LcpStructure& st = p.structure;
+  const int n = p.size();
+  if (st.dense_only || static_cast<int>(st.rows.size()) != n) return false;
+  // x * 0 is 0 for finite x and NaN otherwise (one sum, as check_problem)
+  double nan_test = 0.0;
+  for (const Mat6& m : st.inverse_mass) nan_test += (m.array() * 0.0).sum();
+  for (const JacobianRow& r : st.rows) nan_test += (r.ja.array() * 0.0).sum() + (r.jb.array() * 0.0).sum();
+  for (const LcpStructure::Entry& e : st.coupling) {
+    if (e.row < 0 || e.row >= n || e.col < 0 || e.col >= n) return false;
+    nan_test += e.value * 0.0;
+  }
+  return !std::isnan(nan_test);
+}
+
+void StructuredMatrix::assign(const LcpProblem& p) {
+  p_ = &p;
+  const LcpStructure& st = p.structure;
+  const int n = p.size();
+  bodies_ = st.inverse_mass.size();
+  scaled_a_.resize(static_cast<std::size_t>(n));
+  scaled_b_.resize(static_cast<std::size_t>(n));
+  diagonal_.setZero(n);
+  // rows by body (a row names each of its bodies once)
+  body_start_.assign(bodies_ + 1, 0);
+  for (const JacobianRow& r : st.rows) {
+    if (r.body_a < bodies_) ++body_start_[r.body_a + 1];
+    if (r.body_b < bodies_) ++body_start_[r.body_b + 1];
+  }
+  for (std::size_t b = 0; b < bodies_; ++b) body_start_[b + 1] += body_start_[b];
+  body_rows_.resize(static_cast<std::size_t>(body_start_[bodies_]));
+  std::vector<int>& cursor = cursor_;
+  cursor.assign(body_start_.begin(), body_start_.end() - 1);
+  for (int i = 0; i < n; ++i) {
+    const JacobianRow& r = st.rows[static_cast<std::size_t>(i)];
+    scaled_a_[i].setZero();
+    scaled_b_[i].setZero();
+    if (r.body_a < bodies_) {
+      body_rows_[static_cast<std::size_t>(cursor[r.body_a]++)] = {i, r.ja};
+      scaled_a_[i] = inverse_mass_times(st.inverse_mass[r.body_a], r.ja);
+      diagonal_(i) += r.ja.dot(scaled_a_[i]);
+    }
+    if (r.body_b < bodies_) {
+      body_rows_[static_cast<std::size_t>(cursor[r.body_b]++)] = {i, r.jb};
+      scaled_b_[i] = inverse_mass_times(st.inverse_mass[r.body_b], r.jb);
+      diagonal_(i) += r.jb.dot(scaled_b_[i]);
+    }
+  }
+  // coupling by row and by column
+  const std::vector<LcpStructure::Entry>& c = st.coupling;
+  const auto un = static_cast<std::size_t>(n);
+  bucket(un, c.size(), [&](std::size_t k) { return c[k].row; }, row_start_, by_row_, cursor_);
+  bucket(un, c.size(), [&](std::size_t k) { return c[k].col; }, col_start_, by_col_, cursor_);
+  for (const LcpStructure::Entry& e : c)
+    if (e.row == e.col) diagonal_(e.row) += e.value;
+}
+
+double StructuredMatrix::delassus(int i, int j) const {
+  const JacobianRow& ri = p_->structure.rows[static_cast<std::size_t>(i)];
+  const JacobianRow& rj = p_->structure.rows[static_cast<std::size_t>(j)];
+  double v = 0.0;
+  if (ri.body_a < bodies_) {
+    if (ri.body_a == rj.body_a) v += ri.ja.dot(scaled_a_[j]);
+    if (ri.body_a == rj.body_b) v += ri.ja.dot(scaled_b_[j]);
+  }
+  if (ri.body_b < bodies_) {
+    if (ri.body_b == rj.body_a) v += ri.jb.dot(scaled_a_[j]);
+    if (ri.body_b == rj.body_b) v += ri.jb.dot(scaled_b_[j]);
+  }
+  return v;
+}
+
+double StructuredMatrix::operator()(int i, int j) const {
+  if (i == j) return diagonal_(i);
+  double v = i < j ? delassus(i, j) : delassus(j, i);  // j_i' M^-1 j_j with i < j: the dense fill's bits
+  const std::vector<LcpStructure::Entry>& c = p_->structure.coupling;
+  for (int k = row_start_[i]; k < row_start_[i + 1]; ++k) {
+    const LcpStructure::Entry& e = c[static_cast<std::size_t>(by_row_[k])];
+    if (e.col == j) v += e.value;
+  }
+  return v;
+}
+
+void StructuredMatrix::add_columns(const int* cols, const double* s, int k, VecX& w) const {
+  moved_.clear();
+  auto move = [&](std::uint32_t body, const Vec6& dv) {
+    if (body >= bodies_) return;
+    for (auto& [b, sum] : moved_)
+      if (b == body) {
+        sum += dv;
+        return;
+      }
+    moved_.emplace_back(body, dv);
+  };
+  const std::vector<LcpStructure::Entry>& coupling = p_->structure.coupling;
+  for (int c = 0; c < k; ++c) {
+    if (s[c] == 0.0) continue;
+    const auto j = static_cast<std::size_t>(cols[c]);
+    const JacobianRow& r = p_->structure.rows[j];
+    move(r.body_a, s[c] * scaled_a_[j]);
+    move(r.body_b, s[c] * scaled_b_[j]);
+    for (int e = col_start_[j]; e < col_start_[j + 1]; ++e) {
+      const LcpStructure::Entry& entry = coupling[static_cast<std::size_t>(by_col_[e])];
+      w(entry.row) += s[c] * entry.value;
+    }
+  }
+  for (const auto& [body, dv] : moved_)  // w_i += j_i(b)' dv_b over the rows on b
+    for (int e = body_start_[body]; e < body_start_[body + 1]; ++e) {
+      const BodyRow& br = body_rows_[static_cast<std::size_t>(e)];
+      w(br.row) += br.j.dot(dv);
+    }
+}
+
+void StructuredMatrix::product(const VecX& z, VecX& w) const {
+  const LcpStructure& st = p_->structure;
+  const int n = p_->size();
+  impulse_.assign(bodies_, Vec6::Zero());  // G z per body
+  for (int i = 0; i < n; ++i) {
+    if (z(i) == 0.0) continue;
+    const JacobianRow& r = st.rows[static_cast<std::size_t>(i)];
+    if (r.body_a < bodies_) impulse_[r.body_a] += z(i) * r.ja;
+    if (r.body_b < bodies_) impulse_[r.body_b] += z(i) * r.jb;
+  }
+  for (std::size_t b = 0; b < bodies_; ++b) impulse_[b] = st.inverse_mass[b] * impulse_[b];  // M^-1 G z
+  w = p_->b;
+  for (int i = 0; i < n; ++i) {
+    const JacobianRow& r = st.rows[static_cast<std::size_t>(i)];
+    if (r.body_a < bodies_) w(i) += r.ja.dot(impulse_[r.body_a]);
+    if (r.body_b < bodies_) w(i) += r.jb.dot(impulse_[r.body_b]);
+  }
+  for (const LcpStructure::Entry& e : st.coupling) w(e.row) += e.value * z(e.col);
+}
+
+void StructuredMatrix::equilibration(VecX& D) const {
+  const int n = p_->size();
+  D.setZero(n);
+  for (int i = 0; i < n; ++i)
+    if (diagonal_(i) > 0.0) D(i) = 1.0 / std::sqrt(diagonal_(i));
+  // the rest: the largest |A_ij| D_j over row i and |A_ji| D_j over column i,
+  // among the rows that share a body with i and its coupling entries (D is
+  // zero on the rest, so they add nothing, as in the dense version)
+  const std::vector<LcpStructure::Entry>& c = p_->structure.coupling;
+  for (int i = 0; i < n; ++i) {
+    if (diagonal_(i) > 0.0) continue;
+    double row = 0.0, col = 0.0;
+    auto consider = [&](int j) {
+      row = std::max(row, std::abs((*this)(i, j)) * D(j));
+      col = std::max(col, std::abs((*this)(j, i)) * D(j));
+    };
+    const JacobianRow& r = p_->structure.rows[static_cast<std::size_t>(i)];
+    for (std::uint32_t body : {r.body_a, r.body_b}) {
+      if (body >= bodies_) continue;
+      for (int k = body_start_[body]; k < body_start_[body + 1]; ++k) consider(body_rows_[static_cast<std::size_t>(k)].row);
+    }
+    for (int k = row_start_[i]; k < row_start_[i + 1]; ++k) consider(c[static_cast<std::size_t>(by_row_[k])].col);
+    for (int k = col_start_[i]; k < col_start_[i + 1]; ++k) consider(c[static_cast<std::size_t>(by_col_[k])].row);
+    D(i) = row > 0.0 && col > 0.0 ? 1.0 / std::sqrt(row * col) : 1.0;
+  }
+}
+
+}  // namespace pegsim::solver_detail
