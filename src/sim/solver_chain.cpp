@@ -21,7 +21,11 @@ void SolverChain::configure(const std::vector<std::string>& names, const SolverO
 }
 
 bool SolverChain::run(LcpSolver& solver, LcpProblem& lcp, VecX& z, SolverResult& result) {
-  if (solver.needs_matrix() && !lcp.has_matrix()) assemble_matrix(lcp);  // timed as the solver's
+  if (solver.needs_matrix() && !lcp.has_matrix()) {
+    if (solver.warm_starts_on_structure() && solver.solve_on_structure(lcp, z, result))
+      return result.ok() && z.size() == lcp.size() && z.allFinite();
+    assemble_matrix(lcp);  // timed as the solver's
+  }
   result = solver.solve(lcp, z);
   return result.ok() && z.size() == lcp.size() && z.allFinite();
 }

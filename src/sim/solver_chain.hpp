@@ -29,7 +29,11 @@ class SolverChain {
   void configure(const std::vector<std::string>& names, const SolverOptions& options);
   std::size_t size() const { return solvers_.size(); }
   // Whether the first solver reads the dense A (the formulation then builds it).
-  bool first_needs_matrix() const { return solvers_.front()->needs_matrix(); }
+  // Whether the formulation fills the dense A for the first solver (Lemke
+  // warm-starts on the structure and has it assembled only when it pivots).
+  bool first_needs_matrix() const {
+    return solvers_.front()->needs_matrix() && !solvers_.front()->warm_starts_on_structure();
+  }
 
   // Solves `problem` (z: the warm start on entry, the kept impulses on exit)
   // and records each attempt, the escalations and whether the kept impulses

@@ -207,6 +207,15 @@ class LcpSolver {
   // LcpProblem::structure alone (pgs, psor): the formulation then skips the
   // dense assembly (issue 4: a dense path only where it is needed).
   virtual bool needs_matrix() const { return true; }
+  // A solver that needs A to solve from scratch may still finish a warm-started
+  // solve on the structure alone (Lemke: its warm start reads a few columns of
+  // A, issue 11 item 6). For a structure-only problem the chain (and the
+  // formulation, which then skips the dense A) calls solve_on_structure()
+  // first and assembles A only when it returns false, z then as it was.
+  virtual bool warm_starts_on_structure() const { return false; }
+  virtual bool solve_on_structure(const LcpProblem& /*problem*/, VecX& /*z*/, SolverResult& /*result*/) {
+    return false;
+  }
 };
 
 // The contact blocks of p: p.layout when the formulation filled it, or else
@@ -226,6 +235,11 @@ VecX complementarity_w(const LcpProblem& problem, const VecX& z);
 // The same through the structure even when A is filled: O(n + nnz(C))
 // instead of O(n^2) (the active-set solver's products on problems that carry both).
 VecX structure_w(const LcpProblem& problem, const VecX& z);
+
+// M_b^-1 j for one body's inverse-mass block, summed as the formulation sums
+// it (InverseMass::apply: the linear part diagonal, the angular part a 3 x 3
+// product) when the block has that form, else the general 6 x 6 product.
+Vec6 inverse_mass_times(const Mat6& m, const Vec6& j);
 
 // Fills A = G' M^-1 G + C from the structure (a structure-only problem handed
 // to a solver that needs the matrix, or written to a capture file). Throws

@@ -87,6 +87,13 @@ SolverResult LemkeSolver::solve(const LcpProblem& problem, VecX& z) {
     result.feasibility = residuals.feasibility;
     return finish(SolverStatus::Solved, {});
   };
+  if (!problem.has_matrix() && problem.structure.rows.size() == static_cast<std::size_t>(problem.size()) &&
+      !problem.structure.dense_only) {  // structure only: the warm start on it, else A assembled
+    if (solve_on_structure(problem, z, result)) return result;
+    dense_ = problem;
+    assemble_matrix(dense_);
+    return solve(dense_, z);
+  }
   if (!solver_detail::check_problem(problem, "lemke", result)) {
     result.seconds = clock.seconds();
     return result;
@@ -200,6 +207,41 @@ SolverResult LemkeSolver::solve(const LcpProblem& problem, VecX& z) {
   result.complementarity = best_res.complementarity;
   result.feasibility = best_res.feasibility;
   return finish(first_failure, "lemke:" + log);
+}
+
+// Steps 1 and 2 of solve() on the structure: the same shortcut, guess,
+// refinement and sweeps (lemke_active_set.hpp), with A's entries and columns
+// summed from G, M^-1 and C where they are needed. Free rows (eliminated
+// through A_FF^-1 first) and problems the structure does not describe go to
+// solve() with A assembled, as does every step whose warm start misses.
+bool LemkeSolver::solve_on_structure(const LcpProblem& problem, VecX& z, SolverResult& result) {
+  const solver_detail::Stopwatch clock;
+  const int n = problem.size();
+  if (n == 0 || !problem.is_pure_lcp() || !solver_detail::StructuredMatrix::describes(problem) ||
+      !problem.b.allFinite() || z.size() != n || !z.allFinite())
+    return false;
+  result = SolverResult{};
+  const double threshold = solver_detail::residual_threshold(problem, options_.tolerance);
+  const double target = std::min(kTargetShare * threshold,
+                                 kTargetLevel * (1.0 + problem.b.cwiseAbs().maxCoeff()));
+  if (problem.b.minCoeff() >= -threshold) {  // 1. z = 0
+    z.setZero();
+    solver_detail::residuals_from_w(problem, z, problem.b, result);
+    solver_detail::finish(result, clock, SolverStatus::Solved, {});
+    return true;
+  }
+  if (!(z.array() > 0.0).any()) return false;
+  structured_.assign(problem);  // 2. the warm start
+  structured_.equilibration(scaling_);
+  const Refined warm = lemke_detail::refine_active_set(
+      structured_, scaling_, lemke_detail::guess_active_set(problem, z), threshold, target, kWarmRounds, kSweeps);
+  if (!warm.within) return false;
+  z = warm.z;
+  result.iterations = warm.exchanges;
+  result.complementarity = warm.residuals.complementarity;
+  result.feasibility = warm.residuals.feasibility;
+  solver_detail::finish(result, clock, SolverStatus::Solved, {});
+  return true;
 }
 
 // Thesis eqs. 2.37-2.38: the Free rows eliminated, the pure LCP left solved

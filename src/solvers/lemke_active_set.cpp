@@ -24,7 +24,9 @@ constexpr int kExtraSweeps = 4;            // sweeps towards the target once wit
 
 // The raw point of J (negative z_J kept), with J's dependent rows dropped.
 // False when no finite point comes out.
-bool solve_system(const LcpProblem& p, const VecX& D, std::vector<int>& J, VecX& z) {
+template <class Matrix>
+bool solve_system(const Matrix& A, const VecX& D, std::vector<int>& J, VecX& z) {
+  const LcpProblem& p = A.problem();
   const int n = p.size();
   z = VecX::Zero(n);
   MatX S;
@@ -35,7 +37,7 @@ bool solve_system(const LcpProblem& p, const VecX& D, std::vector<int>& J, VecX&
     rhs.resize(k);
     for (int c = 0; c < k; ++c) {
       rhs(c) = -D(J[c]) * p.b(J[c]);
-      for (int r = 0; r < k; ++r) S(r, c) = D(J[r]) * p.A(J[r], J[c]) * D(J[c]);
+      for (int r = 0; r < k; ++r) S(r, c) = D(J[r]) * A(J[r], J[c]) * D(J[c]);
     }
   };
   for (int attempt = 0; attempt < 3; ++attempt) {
@@ -65,6 +67,93 @@ bool solve_system(const LcpProblem& p, const VecX& D, std::vector<int>& J, VecX&
   if (!y.allFinite()) return false;
   for (int c = 0; c < k; ++c) z(J[c]) = D(J[c]) * y(c);
   return true;
+}
+
+template <class Matrix>
+Refined refine(const Matrix& A, const VecX& D, std::vector<int> J, double threshold, double target, int rounds,
+               int sweeps) {
+  const LcpProblem& p = A.problem();
+  const int n = p.size();
+  Refined best;
+  best.z = VecX::Zero(n);
+  solver_detail::residuals_from_w(p, best.z, p.b, best.residuals);
+  auto consider = [&](const VecX& z, const SolverResult& r) {
+    if (solver_detail::residual_norm(r) < solver_detail::residual_norm(best.residuals)) {
+      best.z = z;
+      best.residuals = r;
+    }
+    best.within = solver_detail::residual_norm(best.residuals) <= threshold;
+    return solver_detail::residual_norm(best.residuals) <= target;
+  };
+  if (consider(best.z, best.residuals)) return best;
+  std::vector<char> in(n, 0);
+  ContactLayout scratch;
+  std::string why;
+  const ContactLayout* layout = contact_layout(p, scratch, why);
+  if (!layout) layout = &scratch;  // no eq. 6.1 blocks: every row moves on its own
+  std::vector<int> enter(layout->contacts.size(), -1);  // per contact: its friction row entering
+  std::vector<int> moves;
+  VecX z, zc, w;
+  const double structural = kStructural * threshold;
+  for (int round = 0; round < rounds; ++round) {
+    std::sort(J.begin(), J.end());
+    J.erase(std::unique(J.begin(), J.end()), J.end());
+    if (!solve_system(A, D, J, z)) break;
+    ++best.solves;
+    best.exchanges += static_cast<int>(moves.size());
+    zc = z.cwiseMax(0.0);
+    A.product_on(J, zc, w);
+    SolverResult r;
+    solver_detail::residuals_from_w(p, zc, w, r);
+    if (consider(zc, r)) return best;
+    // principal pivots on the structural violations: z_j < 0 leaves, w_i < 0 enters
+    std::fill(in.begin(), in.end(), 0);
+    for (int j : J) in[j] = 1;
+    moves.clear();
+    for (int j : J)
+      if (z(j) < -structural) moves.push_back(j);
+    std::fill(enter.begin(), enter.end(), -1);
+    for (int i = 0; i < n; ++i) {
+      if (in[i] || !(w(i) < -structural)) continue;
+      const int c = layout->contact_at.empty() ? -1 : layout->contact_at[static_cast<std::size_t>(i)];
+      if (solver_detail::role_of(p, i) == RowRole::Friction && c >= 0) {
+        if (enter[c] < 0 || w(i) < w(enter[c])) enter[c] = i;
+      } else {
+        moves.push_back(i);
+      }
+    }
+    for (int e : enter)
+      if (e >= 0) moves.push_back(e);
+    if (moves.empty()) break;
+    for (int i : moves) in[i] = !in[i];
+    J.clear();
+    for (int i = 0; i < n; ++i)
+      if (in[i]) J.push_back(i);
+  }
+  // the noise-level violations: block Gauss-Seidel from the best point
+  if (sweeps <= 0 || best.solves == 0 ||
+      solver_detail::residual_norm(best.residuals) > kSweepFrom * threshold)
+    return best;
+  const BlockSweeper<Matrix> sweeper(A);
+  z = best.z;
+  A.product(z, w);
+  double three_ago = solver_detail::residual_norm(best.residuals);
+  int within_at = best.within ? 0 : -1;  // the sweep that first met the threshold
+  for (int k = 0; k < sweeps; ++k) {
+    if (within_at >= 0 && k - within_at >= kExtraSweeps) break;
+    sweeper.sweep(z, w, kSkipShare * target);
+    ++best.sweeps;
+    SolverResult r;
+    solver_detail::residuals_from_w(p, z, w, r);
+    if (consider(z, r)) return best;
+    if (within_at < 0 && best.within) within_at = k + 1;
+    if (k % 3 == 2) {  // stalled: less than kStall gained over three sweeps
+      const double now = solver_detail::residual_norm(best.residuals);
+      if (now > (1.0 - kStall) * three_ago) break;
+      three_ago = now;
+    }
+  }
+  return best;
 }
 
 }  // namespace
@@ -132,89 +221,12 @@ std::vector<int> guess_active_set(const LcpProblem& p, const VecX& z) {
 
 Refined refine_active_set(const LcpProblem& p, const VecX& D, std::vector<int> J,
                           double threshold, double target, int rounds, int sweeps) {
-  const int n = p.size();
-  Refined best;
-  best.z = VecX::Zero(n);
-  solver_detail::residuals_from_w(p, best.z, p.b, best.residuals);
-  auto consider = [&](const VecX& z, const SolverResult& r) {
-    if (solver_detail::residual_norm(r) < solver_detail::residual_norm(best.residuals)) {
-      best.z = z;
-      best.residuals = r;
-    }
-    best.within = solver_detail::residual_norm(best.residuals) <= threshold;
-    return solver_detail::residual_norm(best.residuals) <= target;
-  };
-  if (consider(best.z, best.residuals)) return best;
-  std::vector<char> in(n, 0);
-  ContactLayout scratch;
-  std::string why;
-  const ContactLayout* layout = contact_layout(p, scratch, why);
-  if (!layout) layout = &scratch;  // no eq. 6.1 blocks: every row moves on its own
-  std::vector<int> enter(layout->contacts.size(), -1);  // per contact: its friction row entering
-  std::vector<int> moves;
-  VecX z, zc, w;
-  const double structural = kStructural * threshold;
-  for (int round = 0; round < rounds; ++round) {
-    std::sort(J.begin(), J.end());
-    J.erase(std::unique(J.begin(), J.end()), J.end());
-    if (!solve_system(p, D, J, z)) break;
-    ++best.solves;
-    best.exchanges += static_cast<int>(moves.size());
-    zc = z.cwiseMax(0.0);
-    w = p.b;
-    for (int j : J)
-      if (zc(j) != 0.0) w.noalias() += zc(j) * p.A.col(j);
-    SolverResult r;
-    solver_detail::residuals_from_w(p, zc, w, r);
-    if (consider(zc, r)) return best;
-    // principal pivots on the structural violations: z_j < 0 leaves, w_i < 0 enters
-    std::fill(in.begin(), in.end(), 0);
-    for (int j : J) in[j] = 1;
-    moves.clear();
-    for (int j : J)
-      if (z(j) < -structural) moves.push_back(j);
-    std::fill(enter.begin(), enter.end(), -1);
-    for (int i = 0; i < n; ++i) {
-      if (in[i] || !(w(i) < -structural)) continue;
-      const int c = layout->contact_at.empty() ? -1 : layout->contact_at[static_cast<std::size_t>(i)];
-      if (solver_detail::role_of(p, i) == RowRole::Friction && c >= 0) {
-        if (enter[c] < 0 || w(i) < w(enter[c])) enter[c] = i;
-      } else {
-        moves.push_back(i);
-      }
-    }
-    for (int e : enter)
-      if (e >= 0) moves.push_back(e);
-    if (moves.empty()) break;
-    for (int i : moves) in[i] = !in[i];
-    J.clear();
-    for (int i = 0; i < n; ++i)
-      if (in[i]) J.push_back(i);
-  }
-  // the noise-level violations: block Gauss-Seidel from the best point
-  if (sweeps <= 0 || best.solves == 0 ||
-      solver_detail::residual_norm(best.residuals) > kSweepFrom * threshold)
-    return best;
-  const BlockSweeper sweeper(p);
-  z = best.z;
-  w = p.A * z + p.b;
-  double three_ago = solver_detail::residual_norm(best.residuals);
-  int within_at = best.within ? 0 : -1;  // the sweep that first met the threshold
-  for (int k = 0; k < sweeps; ++k) {
-    if (within_at >= 0 && k - within_at >= kExtraSweeps) break;
-    sweeper.sweep(z, w, kSkipShare * target);
-    ++best.sweeps;
-    SolverResult r;
-    solver_detail::residuals_from_w(p, z, w, r);
-    if (consider(z, r)) return best;
-    if (within_at < 0 && best.within) within_at = k + 1;
-    if (k % 3 == 2) {  // stalled: less than kStall gained over three sweeps
-      const double now = solver_detail::residual_norm(best.residuals);
-      if (now > (1.0 - kStall) * three_ago) break;
-      three_ago = now;
-    }
-  }
-  return best;
+  return refine(solver_detail::DenseMatrix(p), D, std::move(J), threshold, target, rounds, sweeps);
+}
+
+Refined refine_active_set(const solver_detail::StructuredMatrix& A, const VecX& D, std::vector<int> J,
+                          double threshold, double target, int rounds, int sweeps) {
+  return refine(A, D, std::move(J), threshold, target, rounds, sweeps);
 }
 
 }  // namespace pegsim::lemke_detail

@@ -26,6 +26,7 @@
 #pragma once
 
 #include "solvers/lcp.hpp"
+#include "solvers/structured_matrix.hpp"
 
 #include <vector>
 
@@ -62,6 +63,9 @@ struct Refined {
 // itself) are within `target`. Refined::within: the best point is within
 // `threshold`.
 Refined refine_active_set(const LcpProblem& p, const VecX& D, std::vector<int> J,
+                          double threshold, double target, int rounds, int sweeps);
+// The same on the structure (A never formed; D from A.equilibration()).
+Refined refine_active_set(const solver_detail::StructuredMatrix& A, const VecX& D, std::vector<int> J,
                           double threshold, double target, int rounds, int sweeps);
 
 }  // namespace pegsim::lemke_detail

@@ -37,7 +37,9 @@ bool solve_small_lcp(const MatX& M, const VecX& q, VecX& z, SmallLcpWorkspace& w
   return true;
 }
 
-BlockSweeper::BlockSweeper(const LcpProblem& p) : p_(p) {
+template <class Matrix>
+BlockSweeper<Matrix>::BlockSweeper(const Matrix& A) : A_(A) {
+  const LcpProblem& p = A.problem();
   const int n = p.size();
   ContactLayout scratch;
   std::string why;
@@ -52,16 +54,32 @@ BlockSweeper::BlockSweeper(const LcpProblem& p) : p_(p) {
       rows_.push_back(c.normal);
       rows_.insert(rows_.end(), layout->friction.begin() + c.friction_begin, layout->friction.begin() + c.friction_end);
       rows_.push_back(c.slip);
-    } else if (p.A(i, i) > 0.0) {
+    } else if (A.diagonal(i) > 0.0) {
       rows_.push_back(i);
     } else {
       continue;
     }
     starts_.push_back(static_cast<int>(rows_.size()));
   }
+  stored_at_.assign(starts_.size() - 1, -1);
 }
 
-void BlockSweeper::sweep(VecX& z, VecX& w, double skip_below) const {
+template <class Matrix>
+double* BlockSweeper<Matrix>::block_matrix(std::size_t b) const {
+  const int* block = rows_.data() + starts_[b];
+  const int k = starts_[b + 1] - starts_[b];
+  if (stored_at_[b] < 0) {
+    stored_at_[b] = static_cast<int>(stored_.size());
+    stored_.resize(stored_.size() + static_cast<std::size_t>(k * k));
+    double* m = stored_.data() + stored_at_[b];
+    for (int c = 0; c < k; ++c)
+      for (int r = 0; r < k; ++r) m[c * k + r] = A_(block[r], block[c]);
+  }
+  return stored_.data() + stored_at_[b];
+}
+
+template <class Matrix>
+void BlockSweeper<Matrix>::sweep(VecX& z, VecX& w, double skip_below) const {
   MatX& Mb = Mb_;
   VecX& qb = qb_;
   VecX& zb = zb_;
@@ -76,29 +94,33 @@ void BlockSweeper::sweep(VecX& z, VecX& w, double skip_below) const {
     if (violation <= skip_below) continue;
     if (k == 1) {
       const int i = block[0];
-      const double dz = std::max(0.0, z(i) - w(i) / p_.A(i, i)) - z(i);
+      const double dz = std::max(0.0, z(i) - w(i) / A_.diagonal(i)) - z(i);
       if (dz != 0.0) {
-        w.noalias() += dz * p_.A.col(i);
+        A_.add_column(i, dz, w);
         z(i) += dz;
       }
       continue;
     }
     Mb.resize(k, k);
     qb.resize(k);
+    double* stored = block_matrix(b);  // A_bb, read from A on the block's first visit
     for (int c = 0; c < k; ++c)
-      for (int r = 0; r < k; ++r) Mb(r, c) = p_.A(block[r], block[c]);
+      for (int r = 0; r < k; ++r) Mb(r, c) = stored[c * k + r];
     for (int r = 0; r < k; ++r) {
       qb(r) = w(block[r]);
       for (int c = 0; c < k; ++c) qb(r) -= Mb(r, c) * z(block[c]);
     }
     if (!solve_small_lcp(Mb, qb, zb, small_)) continue;
+    dz_.resize(static_cast<std::size_t>(k));
     for (int c = 0; c < k; ++c) {
-      const double dz = zb(c) - z(block[c]);
-      if (dz == 0.0) continue;
-      w.noalias() += dz * p_.A.col(block[c]);
+      dz_[static_cast<std::size_t>(c)] = zb(c) - z(block[c]);
       z(block[c]) = zb(c);
     }
+    A_.add_columns(block, dz_.data(), k, w);
   }
 }
+
+template class BlockSweeper<solver_detail::DenseMatrix>;
+template class BlockSweeper<solver_detail::StructuredMatrix>;
 
 }  // namespace pegsim::lemke_detail

@@ -15,11 +15,13 @@
 //     by Lemke's method (all of eq. 2.21 for the contact at once: row-wise
 //     sweeps converge slowly on the n_d rank-2 friction rows);
 //   - any other row with A_ii > 0 is a block of its own (eq. 2.46).
-// w = A z + b is kept up to date (O(n) per changed z_i).
+// w = A z + b is kept up to date (O(n) per changed z_i through the dense A,
+// O(rows on the row's bodies) through the structure: structured_matrix.hpp).
 #pragma once
 
 #include "solvers/lcp.hpp"
 #include "solvers/lemke_pivoting.hpp"
+#include "solvers/structured_matrix.hpp"
 
 #include <vector>
 
@@ -35,21 +37,31 @@ struct SmallLcpWorkspace {
   PivotRun run;
 };
 
+// Matrix: solver_detail::DenseMatrix or solver_detail::StructuredMatrix (A's
+// entries, diagonal and columns); instantiated for both in lemke_sweep.cpp.
+template <class Matrix>
 class BlockSweeper {
  public:
-  explicit BlockSweeper(const LcpProblem& p);
+  explicit BlockSweeper(const Matrix& A);
   // One sweep over every block, in row order; w = A z + b on entry and exit.
   // Blocks whose rows all satisfy their conditions within `skip_below` are
   // left alone (near convergence, most are).
   void sweep(VecX& z, VecX& w, double skip_below = 0.0) const;
 
  private:
-  const LcpProblem& p_;
+  const Matrix& A_;
   std::vector<int> rows_;    // the blocks' rows, block after block
   std::vector<int> starts_;  // block k: rows_[starts_[k] .. starts_[k + 1])
   // a sweep's scratch (a block's M, q, z and its Lemke tableau): storage only
   mutable MatX Mb_;
   mutable VecX qb_, zb_;
+  mutable std::vector<double> dz_;
+  // each block's A_bb (column-major), gathered on its first visit: the
+  // sweeps revisit the same blocks, and through the structure an entry costs
+  // a few dot products
+  double* block_matrix(std::size_t block) const;
+  mutable std::vector<double> stored_;
+  mutable std::vector<int> stored_at_;  // per block: its offset in stored_, -1 before its first visit
   mutable SmallLcpWorkspace small_;
 };
 

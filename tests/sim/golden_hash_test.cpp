@@ -97,7 +97,13 @@ struct Golden {
 };
 
 // One scene per stepper and contact model the shipped scenes exercise.
-// Last changed on purpose: the no-slip LCP's N P_X N' in Gram form
+// Last changed on purpose: Lemke's warm start on the structure (lemke.hpp,
+// solve_on_structure: w = A z + b summed through G, M^-1 and C) moved
+// box-stack-2d, triangle-drop, compare-hulls, curved-rest and compare-tilted
+// by rounding; their `pegsim run --steps 300` summaries are unchanged except
+// box-stack-2d's, the standard model's documented failing stack (its traps
+// fail about 200 of 263 solves either way, and the failures take the rounding
+// on different paths from step 86). Before: the no-slip LCP's N P_X N' in Gram form
 // (dynamics/normal_lcp.cpp) moved noslip-grasp by rounding (summary
 // unchanged: no failure, no penetration, energy and momentum as before).
 // Before: friction_basis's axis no longer follows a normal's rounding noise
@@ -106,15 +112,15 @@ struct Golden {
 // (peg_rows.cpp) moved none of them.
 constexpr Golden kGolden[] = {
     {"box-stack-3d", "", 300, 0xc9759a73653924efull},        // standard model, Stewart-Trinkle, Lemke (the default scene)
-    {"box-stack-2d", "", 300, 0x69ea3dce66ffe234ull},        // 2D, standard model
-    {"triangle-drop", "", 300, 0x26c9bef14a8dda14ull},       // 2D PEG
-    {"compare-hulls", "", 300, 0x37babdfd0706f3c3ull},       // 3D PEG, convex hulls
-    {"curved-rest", "", 300, 0x21e30584f710e795ull},         // curved shapes
+    {"box-stack-2d", "", 300, 0x95180aa539ae2267ull},        // 2D, standard model
+    {"triangle-drop", "", 300, 0x682e764217836784ull},       // 2D PEG
+    {"compare-hulls", "", 300, 0x3d88d1c0734ea365ull},       // 3D PEG, convex hulls
+    {"curved-rest", "", 300, 0xde49a7e5bb4eee21ull},         // curved shapes
     {"four-bar", "", 300, 0x8f61e42fe7e678d0ull},            // joints in maximal coordinates, PATH
     {"powerball-arm-tree", "", 300, 0xff539d547b038238ull},  // an articulated tree in joint space
     {"billiards-break", "", 300, 0xb86fcbd44b521ebull},     // Mirtich-Canny impulse stepper
     {"noslip-grasp", "", 300, 0xd47b916562ae272eull},        // Drumwright-Shell no-slip stepper
-    {"compare-tilted", "", 300, 0x810daab384061986ull},  // 3D PEG, round shapes, up to four islands a step
+    {"compare-tilted", "", 300, 0x757e8cfc2ca17c54ull},  // 3D PEG, round shapes, up to four islands a step
     {"box-stack-3d", "pgs", 300, 0xf63f3493c587ab4eull},  // a solver that works on the factored structure, not A
 };
 

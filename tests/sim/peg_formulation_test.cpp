@@ -49,8 +49,11 @@ std::vector<Vec6> free_velocity(const Model& model, const State& state) {
   return nu;
 }
 
-// A = G' M^-1 G + C holds for the factored form (solvers may use either).
-void expect_structure_matches(const LcpProblem& lcp) {
+// A = G' M^-1 G + C holds for the factored form (solvers may use either). A
+// step Lemke solved on the structure has no A: it is assembled here, the
+// formulation's own bits (structure_only_test.cpp), against this brute sum.
+void expect_structure_matches(LcpProblem lcp) {
+  if (!lcp.has_matrix()) assemble_matrix(lcp);
   const LcpStructure& st = lcp.structure;
   const int n = lcp.size();
   MatX A = MatX::Zero(n, n);
