@@ -71,9 +71,7 @@ double* BlockSweeper<Matrix>::block_matrix(std::size_t b) const {
   if (stored_at_[b] < 0) {
     stored_at_[b] = static_cast<int>(stored_.size());
     stored_.resize(stored_.size() + static_cast<std::size_t>(k * k));
-    double* m = stored_.data() + stored_at_[b];
-    for (int c = 0; c < k; ++c)
-      for (int r = 0; r < k; ++r) m[c * k + r] = A_(block[r], block[c]);
+    A_.block(block, k, stored_.data() + stored_at_[b]);
   }
   return stored_.data() + stored_at_[b];
 }

@@ -106,6 +106,27 @@ double StructuredMatrix::operator()(int i, int j) const {
   return v;
 }
 
+void StructuredMatrix::block(const int* rows, int k, double* out) const {
+  for (int c = 0; c < k; ++c) {
+    out[c * k + c] = diagonal_(rows[c]);
+    for (int r = c + 1; r < k; ++r) {  // the body terms: j_i' M^-1 j_j with i < j, both entries
+      const int i = std::min(rows[r], rows[c]), j = std::max(rows[r], rows[c]);
+      out[c * k + r] = out[r * k + c] = delassus(i, j);
+    }
+  }
+  // C's entries between the rows, in coupling order (as operator() adds them)
+  const std::vector<LcpStructure::Entry>& coupling = p_->structure.coupling;
+  for (int r = 0; r < k; ++r) {
+    const int i = rows[r];
+    for (int e = row_start_[i]; e < row_start_[i + 1]; ++e) {
+      const LcpStructure::Entry& entry = coupling[static_cast<std::size_t>(by_row_[e])];
+      if (entry.col == i) continue;  // in the diagonal already
+      for (int c = 0; c < k; ++c)
+        if (rows[c] == entry.col) out[c * k + r] += entry.value;
+    }
+  }
+}
+
 void StructuredMatrix::add_columns(const int* cols, const double* s, int k, VecX& w) const {
   moved_.clear();
   auto move = [&](std::uint32_t body, const Vec6& dv) {
@@ -168,11 +189,23 @@ void StructuredMatrix::equilibration(VecX& D) const {
   for (int i = 0; i < n; ++i) {
     if (diagonal_(i) > 0.0) continue;
     double row = 0.0, col = 0.0;
+    const JacobianRow& r = p_->structure.rows[static_cast<std::size_t>(i)];
+    if (r.body_a >= bodies_ && r.body_b >= bodies_) {  // a slip or slack row: A's row and column i are C's
+      for (int k = row_start_[i]; k < row_start_[i + 1]; ++k) {
+        const LcpStructure::Entry& e = c[static_cast<std::size_t>(by_row_[k])];
+        row = std::max(row, std::abs((*this)(i, e.col)) * D(e.col));
+      }
+      for (int k = col_start_[i]; k < col_start_[i + 1]; ++k) {
+        const LcpStructure::Entry& e = c[static_cast<std::size_t>(by_col_[k])];
+        col = std::max(col, std::abs((*this)(e.row, i)) * D(e.row));
+      }
+      D(i) = row > 0.0 && col > 0.0 ? 1.0 / std::sqrt(row * col) : 1.0;
+      continue;
+    }
     auto consider = [&](int j) {
       row = std::max(row, std::abs((*this)(i, j)) * D(j));
       col = std::max(col, std::abs((*this)(j, i)) * D(j));
     };
-    const JacobianRow& r = p_->structure.rows[static_cast<std::size_t>(i)];
     for (std::uint32_t body : {r.body_a, r.body_b}) {
       if (body >= bodies_) continue;
       for (int k = body_start_[body]; k < body_start_[body + 1]; ++k) consider(body_rows_[static_cast<std::size_t>(k)].row);

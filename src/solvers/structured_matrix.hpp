@@ -36,6 +36,10 @@ class DenseMatrix {
     for (int c = 0; c < k; ++c)
       if (s[c] != 0.0) add_column(cols[c], s[c], w);
   }
+  void block(const int* rows, int k, double* out) const {  // A_bb of these rows, column-major
+    for (int c = 0; c < k; ++c)
+      for (int r = 0; r < k; ++r) out[c * k + r] = p_->A(rows[r], rows[c]);
+  }
   void product(const VecX& z, VecX& w) const { w = p_->A * z + p_->b; }  // w = A z + b
   // w = A z + b for a z that is zero off J
   void product_on(const std::vector<int>& J, const VecX& z, VecX& w) const {
@@ -67,6 +71,9 @@ class StructuredMatrix {
   // per body first (a contact's rows share their two bodies), then spread
   // over the rows on each body once
   void add_columns(const int* cols, const double* s, int k, VecX& w) const;
+  // A_bb of these rows (distinct), column-major: entry by entry as operator(),
+  // with each body term summed once for the pair and C read row by row
+  void block(const int* rows, int k, double* out) const;
   void product(const VecX& z, VecX& w) const;  // w = A z + b
   void product_on(const std::vector<int>& /*J*/, const VecX& z, VecX& w) const { product(z, w); }
 

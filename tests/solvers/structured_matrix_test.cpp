@@ -56,6 +56,12 @@ TEST(StructuredMatrix, ReadsTheEntriesColumnsAndProductsOfTheDenseMatrix) {
     assemble_matrix(assembled);
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) ASSERT_EQ(A(i, j), assembled.A(i, j)) << "trial " << trial << " (" << i << ", " << j << ")";
+    // a principal block, as the sweeps gather it: the same entries
+    const int rows[] = {n - 1, 0, n / 2, 1, n / 3};
+    std::vector<double> block(25);
+    A.block(rows, 5, block.data());
+    for (int c = 0; c < 5; ++c)
+      for (int r = 0; r < 5; ++r) ASSERT_EQ(block[static_cast<std::size_t>(c * 5 + r)], A(rows[r], rows[c])) << "trial " << trial;
     // columns, one at a time and several at once (summed per body first)
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     VecX z(n);
