@@ -47,55 +47,6 @@ double row_velocity(const JacobianRow& row, const std::vector<Vec6>& nu) {
   return w;
 }
 
-// A_ij = G_i' M^-1 G_j over the bodies rows i and j share. Rows are bucketed by
-// body so only pairs that touch a common body are visited.
-void fill_delassus(const LcpStructure& structure, int n_rows_with_bodies, const std::vector<InverseMass>& minv,
-                   MatX& A) {
-  const std::vector<JacobianRow>& rows = structure.rows;
-  const std::size_t body_count = structure.scene_body.empty() ? minv.size() : structure.scene_body.size();
-  // The rows' Jacobian blocks grouped by body, each body's in row order (a
-  // counting sort into flat storage kept by the thread: a steady step
-  // allocates nothing here, issue 11). Each A_ij sums at most two bodies'
-  // terms, so the order the bodies are visited in does not change its bits.
-  thread_local std::vector<int> start;                  // body b: entries[start[b] .. start[b + 1])
-  thread_local std::vector<std::pair<int, Vec6>> entries;  // (row, j)
-  thread_local std::vector<Vec6> scaled;                // M^-1 j of a body's entries
-  start.assign(body_count + 1, 0);
-  for (int i = 0; i < n_rows_with_bodies; ++i) {
-    const JacobianRow& r = rows[i];
-    if (r.body_a != kNoBody) ++start[r.body_a + 1];
-    if (r.body_b != kNoBody) ++start[r.body_b + 1];
-  }
-  for (std::size_t b = 0; b < body_count; ++b) start[b + 1] += start[b];
-  entries.resize(static_cast<std::size_t>(start[body_count]));
-  {
-    thread_local std::vector<int> next;
-    next.assign(start.begin(), start.end() - 1);
-    for (int i = 0; i < n_rows_with_bodies; ++i) {
-      const JacobianRow& r = rows[i];
-      if (r.body_a != kNoBody) entries[next[r.body_a]++] = {i, r.ja};
-      if (r.body_b != kNoBody) entries[next[r.body_b]++] = {i, r.jb};
-    }
-  }
-  for (std::size_t b = 0; b < body_count; ++b) {
-    const int first = start[b], count = start[b + 1] - start[b];
-    if (count == 0) continue;
-    const InverseMass& m = minv[structure.scene_index(static_cast<std::uint32_t>(b))];
-    const std::pair<int, Vec6>* list = entries.data() + first;
-    scaled.resize(static_cast<std::size_t>(count));
-    for (int k = 0; k < count; ++k) scaled[k] = m.apply(list[k].second);
-    for (int k = 0; k < count; ++k) {
-      const int i = list[k].first;
-      for (int l = k; l < count; ++l) {
-        const int j = list[l].first;
-        const double v = list[k].second.dot(scaled[l]);
-        A(i, j) += v;
-        if (i != j) A(j, i) += v;
-      }
-    }
-  }
-}
-
 void add_friction_rows(const Contact& contact, int contact_index, int normal_row, int first_friction, int slip,
                        int nd, const FormulationInput& in, std::vector<Vec3>& dirs, StepProblem& out) {
   friction_basis(contact.normal, nd, in.model->options.dimension, dirs);
@@ -129,7 +80,6 @@ void fill_inverse_mass(const std::vector<InverseMass>& minv, LcpStructure& struc
 }  // namespace formulation_detail
 
 using formulation_detail::contact_row;
-using formulation_detail::fill_delassus;
 using formulation_detail::row_velocity;
 
 void friction_basis(const Vec3& n, int nd, Dimension dim, std::vector<Vec3>& out) {
@@ -253,7 +203,7 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
 
   // the island's own body numbers, then G' M^-1 G blocks
   number_island_bodies(structure, *in.inverse_mass);
-  if (in.matrix) fill_delassus(structure, n_normal + n_friction, *in.inverse_mass, lcp.A);
+  if (in.matrix) solver_detail::add_delassus(structure, n_normal + n_friction, lcp.A);
 }
 
 double normal_impulse(const StepProblem& problem, const VecX& z, int contact) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "dynamics/formulation.hpp"
+#include "solvers/delassus.hpp"
 
 #include <cstddef>
 #include <vector>
@@ -19,12 +20,6 @@ double row_velocity(const JacobianRow& row, const std::vector<Vec6>& nu);
 // The row's part of b: row_velocity over in.free_velocity, plus the kinematic
 // bodies' row.prescribed when in.prescribed_motion.
 double row_rate(const JacobianRow& row, const FormulationInput& in);
-
-// A_ij += G_i' M^-1 G_j for the first n_rows_with_bodies of structure.rows
-// (symmetric); the rows' bodies are numbered by number_island_bodies (minv:
-// the scene's, read through LcpStructure::scene_index).
-void fill_delassus(const LcpStructure& structure, int n_rows_with_bodies, const std::vector<InverseMass>& minv,
-                   MatX& A);
 
 // One contact's n_d friction rows (first_friction ...) and its slip row (eq.
 // 2.21-2.22): Jacobian rows, directions, roles, contact_of = normal_row,

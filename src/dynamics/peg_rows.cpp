@@ -306,7 +306,7 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
   number_island_bodies(structure, minv, 0, &out.measure_extra);
 
   // G' M^-1 G, then (R - G)' M^-1 G for the rows that measure other sub-contacts
-  if (in.matrix) fill_delassus(structure, n_forces, minv, lcp.A);
+  if (in.matrix) solver_detail::add_delassus(structure, n_forces, lcp.A);
   thread_local std::vector<std::vector<std::pair<int, Vec6>>> by_body;  // (column, M^-1 g) per island body
   by_body.resize(std::max(by_body.size(), structure.scene_body.size()));
   for (std::size_t b = 0; b < structure.scene_body.size(); ++b) by_body[b].clear();

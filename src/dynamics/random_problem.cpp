@@ -108,8 +108,8 @@ LcpProblem random_contact_problem(const RandomProblemOptions& o, ProblemRng& rng
     s.coupling.push_back({slip, c, mu});
     for (int d = 0; d < nd; ++d) s.coupling.push_back({slip, first + d, -1.0});
   }
-  formulation_detail::fill_delassus(s, k + n_friction, minv, p.A);
   formulation_detail::fill_inverse_mass(minv, s);
+  solver_detail::add_delassus(s, k + n_friction, p.A);
   for (int v = 0; v < k + n_friction; ++v) p.b(v) = formulation_detail::row_velocity(s.rows[v], nu);
   return p;
 }

@@ -1,6 +1,7 @@
 // The solver-neutral LCP: residuals, status names, and the solver registry.
 #include "solvers/lcp.hpp"
 
+#include "solvers/delassus.hpp"
 #include "solvers/solver_common.hpp"
 
 #include <algorithm>
@@ -204,59 +205,15 @@ VecX structure_w(const LcpProblem& problem, const VecX& z) {
   return w;
 }
 
-Vec6 inverse_mass_times(const Mat6& m, const Vec6& j) {
-  const bool world_form = m.topRightCorner<3, 3>().isZero(0.0) && m.bottomLeftCorner<3, 3>().isZero(0.0) &&
-                          m(0, 1) == 0.0 && m(0, 2) == 0.0 && m(1, 0) == 0.0 && m(1, 2) == 0.0 && m(2, 0) == 0.0 &&
-                          m(2, 1) == 0.0;
-  if (!world_form) return m * j;
-  Vec6 dv;  // as InverseMass::apply sums it (dynamics/mass.hpp)
-  dv.head<3>() = m.diagonal().head<3>().cwiseProduct(j.head<3>());
-  dv.tail<3>() = m.bottomRightCorner<3, 3>() * j.tail<3>();
-  return dv;
-}
-
 void assemble_matrix(LcpProblem& problem) {
   const LcpStructure& st = problem.structure;
   const int n = problem.size();
   if (static_cast<int>(st.rows.size()) != n)
     throw std::invalid_argument("assemble_matrix: the problem has no structure to assemble A from");
-  const std::size_t nb = st.inverse_mass.size();
-  // rows grouped by body, in row order (a counting sort into storage the
-  // thread keeps); per body, A_ij = A_ji = j_i' (M_b^-1 j_j) for i <= j, the
-  // sum and order of the formulation's fill (formulation_detail::fill_delassus),
-  // so that an A assembled later has the bits of one filled at formulation
-  thread_local std::vector<int> start, next;
-  thread_local std::vector<std::pair<int, Vec6>> entries;
-  thread_local std::vector<Vec6> scaled;
-  start.assign(nb + 1, 0);
-  for (const JacobianRow& r : st.rows) {
-    if (r.body_a < nb) ++start[r.body_a + 1];
-    if (r.body_b < nb) ++start[r.body_b + 1];
-  }
-  for (std::size_t b = 0; b < nb; ++b) start[b + 1] += start[b];
-  entries.resize(static_cast<std::size_t>(start[nb]));
-  next.assign(start.begin(), start.end() - 1);
-  for (int i = 0; i < n; ++i) {
-    const JacobianRow& r = st.rows[static_cast<std::size_t>(i)];
-    if (r.body_a < nb) entries[static_cast<std::size_t>(next[r.body_a]++)] = {i, r.ja};
-    if (r.body_b < nb) entries[static_cast<std::size_t>(next[r.body_b]++)] = {i, r.jb};
-  }
+  // the formulation's own sum (solver_detail::add_delassus): an A assembled
+  // later has the bits of one filled at formulation
   problem.A.setZero(n, n);
-  for (std::size_t b = 0; b < nb; ++b) {
-    const int first = start[b], count = start[b + 1] - start[b];
-    const std::pair<int, Vec6>* list = entries.data() + first;
-    scaled.resize(static_cast<std::size_t>(count));
-    for (int k = 0; k < count; ++k) scaled[static_cast<std::size_t>(k)] = inverse_mass_times(st.inverse_mass[b], list[k].second);
-    for (int k = 0; k < count; ++k) {
-      const int i = list[k].first;
-      for (int l = k; l < count; ++l) {
-        const int j = list[l].first;
-        const double v = list[k].second.dot(scaled[static_cast<std::size_t>(l)]);
-        problem.A(i, j) += v;
-        if (i != j) problem.A(j, i) += v;
-      }
-    }
-  }
+  solver_detail::add_delassus(st, n, problem.A);
   for (const LcpStructure::Entry& e : st.coupling) problem.A(e.row, e.col) += e.value;
 }
 

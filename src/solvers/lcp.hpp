@@ -236,14 +236,10 @@ VecX complementarity_w(const LcpProblem& problem, const VecX& z);
 // instead of O(n^2) (the active-set solver's products on problems that carry both).
 VecX structure_w(const LcpProblem& problem, const VecX& z);
 
-// M_b^-1 j for one body's inverse-mass block, summed as the formulation sums
-// it (InverseMass::apply: the linear part diagonal, the angular part a 3 x 3
-// product) when the block has that form, else the general 6 x 6 product.
-Vec6 inverse_mass_times(const Mat6& m, const Vec6& j);
-
 // Fills A = G' M^-1 G + C from the structure (a structure-only problem handed
 // to a solver that needs the matrix, or written to a capture file). Throws
-// std::invalid_argument when the problem has no structure.
+// std::invalid_argument when the problem has no structure. The Delassus sum is
+// the formulation's own (solvers/delassus.hpp), bit for bit.
 void assemble_matrix(LcpProblem& problem);
 
 // The registry: "lemke", "pgs", "path", "fischer-newton", "minmap-newton",

@@ -123,8 +123,9 @@ SolverResult LemkeSolver::solve(const LcpProblem& problem, VecX& z) {
   SolverResult best_res;
   solver_detail::residuals_from_w(problem, best, problem.b, best_res);
   if ((z.array() > 0.0).any()) {
-    const Refined warm = lemke_detail::refine_active_set(
-        problem, D, lemke_detail::guess_active_set(problem, z), threshold, target, kWarmRounds, kSweeps);
+    lemke_detail::guess_active_set(problem, z, refine_);
+    const Refined& warm =
+        lemke_detail::refine_active_set(problem, D, threshold, target, kWarmRounds, kSweeps, refine_);
     result.iterations += warm.exchanges;
     if (warm.within) return accept(warm.z, warm.residuals);
     if (residual_norm(warm.residuals) < residual_norm(best_res)) {
@@ -188,8 +189,9 @@ SolverResult LemkeSolver::solve(const LcpProblem& problem, VecX& z) {
       }
     }
     // the polish: the final basis's active set on the original data, refined
-    const Refined polished =
-        lemke_detail::refine_active_set(problem, D, run.active, threshold, target, kPolishRounds, kSweeps);
+    refine_.J = run.active;
+    const Refined& polished =
+        lemke_detail::refine_active_set(problem, D, threshold, target, kPolishRounds, kSweeps, refine_);
     result.iterations += polished.exchanges;
     if (residual_norm(polished.residuals) < residual_norm(best_res)) {
       best = polished.z;
@@ -217,8 +219,8 @@ SolverResult LemkeSolver::solve(const LcpProblem& problem, VecX& z) {
 bool LemkeSolver::solve_on_structure(const LcpProblem& problem, VecX& z, SolverResult& result) {
   const solver_detail::Stopwatch clock;
   const int n = problem.size();
-  if (n == 0 || !problem.is_pure_lcp() || !solver_detail::StructuredMatrix::describes(problem) ||
-      !problem.b.allFinite() || z.size() != n || !z.allFinite())
+  if (n == 0 || !problem.is_pure_lcp() || !problem.b.allFinite() || z.size() != n || !z.allFinite() ||
+      !structured_.assign(problem))
     return false;
   result = SolverResult{};
   const double threshold = solver_detail::residual_threshold(problem, options_.tolerance);
@@ -231,10 +233,10 @@ bool LemkeSolver::solve_on_structure(const LcpProblem& problem, VecX& z, SolverR
     return true;
   }
   if (!(z.array() > 0.0).any()) return false;
-  structured_.assign(problem);  // 2. the warm start
   structured_.equilibration(scaling_);
-  const Refined warm = lemke_detail::refine_active_set(
-      structured_, scaling_, lemke_detail::guess_active_set(problem, z), threshold, target, kWarmRounds, kSweeps);
+  lemke_detail::guess_active_set(problem, z, refine_);
+  const Refined& warm =
+      lemke_detail::refine_active_set(structured_, scaling_, threshold, target, kWarmRounds, kSweeps, refine_);
   if (!warm.within) return false;
   z = warm.z;
   result.iterations = warm.exchanges;

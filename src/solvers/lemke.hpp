@@ -52,6 +52,7 @@
 #pragma once
 
 #include "solvers/lcp.hpp"
+#include "solvers/lemke_active_set.hpp"
 #include "solvers/structured_matrix.hpp"
 
 #include <cstdint>
@@ -84,6 +85,7 @@ class LemkeSolver final : public LcpSolver {
   std::uint64_t perturbation_seed_;
   solver_detail::StructuredMatrix structured_;  // solve_on_structure's view of A, storage kept
   VecX scaling_;                                // its equilibration D
+  lemke_detail::RefineWorkspace refine_;        // the warm start's and the polish's storage, kept
   LcpProblem dense_;  // a structure-only problem given to solve() with A assembled (the chain assembles in place)
 };
 

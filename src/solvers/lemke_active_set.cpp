@@ -22,15 +22,17 @@ constexpr double kStall = 0.05;            // sweeps stop when three gain less t
 constexpr double kSkipShare = 0.1;         // sweeps skip blocks within this share of the target
 constexpr int kExtraSweeps = 4;            // sweeps towards the target once within the threshold
 
-// The raw point of J (negative z_J kept), with J's dependent rows dropped.
-// False when no finite point comes out.
+// The raw point of J (negative z_J kept) into ws.z, with J's dependent rows
+// dropped. False when no finite point comes out.
 template <class Matrix>
-bool solve_system(const Matrix& A, const VecX& D, std::vector<int>& J, VecX& z) {
+bool solve_system(const Matrix& A, const VecX& D, std::vector<int>& J, RefineWorkspace& ws) {
   const LcpProblem& p = A.problem();
   const int n = p.size();
-  z = VecX::Zero(n);
-  MatX S;
-  VecX rhs, y;
+  VecX& z = ws.z;
+  MatX& S = ws.S;
+  VecX& rhs = ws.rhs;
+  VecX& y = ws.y;
+  z.setZero(n);
   auto gather = [&] {  // S = D_J A_JJ D_J, rhs = -D_J b_J
     const int k = static_cast<int>(J.size());
     S.resize(k, k);
@@ -44,15 +46,15 @@ bool solve_system(const Matrix& A, const VecX& D, std::vector<int>& J, VecX& z) 
     const int k = static_cast<int>(J.size());
     if (k == 0) return true;
     gather();
-    const Eigen::PartialPivLU<MatX> lu(S);
-    const VecX u = lu.matrixLU().diagonal().cwiseAbs();
-    const double cut = kDependentPivot * std::max(u.maxCoeff(), 1.0);
-    std::vector<int> keep;
-    keep.reserve(k);
+    ws.lu.compute(S);
+    ws.pivots = ws.lu.matrixLU().diagonal().cwiseAbs();
+    const double cut = kDependentPivot * std::max(ws.pivots.maxCoeff(), 1.0);
+    std::vector<int>& keep = ws.keep;
+    keep.clear();
     for (int c = 0; c < k; ++c)
-      if (u(c) > cut) keep.push_back(J[c]);
+      if (ws.pivots(c) > cut) keep.push_back(J[c]);
     if (static_cast<int>(keep.size()) == k) {
-      y = lu.solve(rhs);
+      y = ws.lu.solve(rhs);
       if (!y.allFinite()) return false;
       for (int c = 0; c < k; ++c) z(J[c]) = D(J[c]) * y(c);
       return true;
@@ -70,12 +72,26 @@ bool solve_system(const Matrix& A, const VecX& D, std::vector<int>& J, VecX& z) 
 }
 
 template <class Matrix>
-Refined refine(const Matrix& A, const VecX& D, std::vector<int> J, double threshold, double target, int rounds,
-               int sweeps) {
+BlockSweeper<Matrix>& sweeper_of(RefineWorkspace& ws);
+template <>
+BlockSweeper<solver_detail::DenseMatrix>& sweeper_of(RefineWorkspace& ws) {
+  return ws.dense_sweeper;
+}
+template <>
+BlockSweeper<solver_detail::StructuredMatrix>& sweeper_of(RefineWorkspace& ws) {
+  return ws.structured_sweeper;
+}
+
+template <class Matrix>
+const Refined& refine(const Matrix& A, const VecX& D, double threshold, double target, int rounds, int sweeps,
+                      RefineWorkspace& ws) {
   const LcpProblem& p = A.problem();
   const int n = p.size();
-  Refined best;
-  best.z = VecX::Zero(n);
+  Refined& best = ws.result;
+  best.z.setZero(n);
+  best.solves = best.exchanges = best.sweeps = 0;
+  best.within = false;
+  best.residuals = SolverResult{};
   solver_detail::residuals_from_w(p, best.z, p.b, best.residuals);
   auto consider = [&](const VecX& z, const SolverResult& r) {
     if (solver_detail::residual_norm(r) < solver_detail::residual_norm(best.residuals)) {
@@ -86,19 +102,22 @@ Refined refine(const Matrix& A, const VecX& D, std::vector<int> J, double thresh
     return solver_detail::residual_norm(best.residuals) <= target;
   };
   if (consider(best.z, best.residuals)) return best;
-  std::vector<char> in(n, 0);
-  ContactLayout scratch;
-  std::string why;
-  const ContactLayout* layout = contact_layout(p, scratch, why);
-  if (!layout) layout = &scratch;  // no eq. 6.1 blocks: every row moves on its own
-  std::vector<int> enter(layout->contacts.size(), -1);  // per contact: its friction row entering
-  std::vector<int> moves;
-  VecX z, zc, w;
+  std::vector<int>& J = ws.J;
+  std::vector<char>& in = ws.in;
+  in.assign(static_cast<std::size_t>(n), 0);
+  const ContactLayout* layout = contact_layout(p, ws.layout, ws.why);
+  if (!layout) layout = &ws.layout;  // no eq. 6.1 blocks: every row moves on its own
+  std::vector<int>& enter = ws.enter;  // per contact: its friction row entering
+  std::vector<int>& moves = ws.moves;
+  moves.clear();
+  VecX& z = ws.z;
+  VecX& zc = ws.zc;
+  VecX& w = ws.w;
   const double structural = kStructural * threshold;
   for (int round = 0; round < rounds; ++round) {
     std::sort(J.begin(), J.end());
     J.erase(std::unique(J.begin(), J.end()), J.end());
-    if (!solve_system(A, D, J, z)) break;
+    if (!solve_system(A, D, J, ws)) break;
     ++best.solves;
     best.exchanges += static_cast<int>(moves.size());
     zc = z.cwiseMax(0.0);
@@ -112,7 +131,7 @@ Refined refine(const Matrix& A, const VecX& D, std::vector<int> J, double thresh
     moves.clear();
     for (int j : J)
       if (z(j) < -structural) moves.push_back(j);
-    std::fill(enter.begin(), enter.end(), -1);
+    enter.assign(layout->contacts.size(), -1);
     for (int i = 0; i < n; ++i) {
       if (in[i] || !(w(i) < -structural)) continue;
       const int c = layout->contact_at.empty() ? -1 : layout->contact_at[static_cast<std::size_t>(i)];
@@ -134,7 +153,8 @@ Refined refine(const Matrix& A, const VecX& D, std::vector<int> J, double thresh
   if (sweeps <= 0 || best.solves == 0 ||
       solver_detail::residual_norm(best.residuals) > kSweepFrom * threshold)
     return best;
-  const BlockSweeper<Matrix> sweeper(A);
+  BlockSweeper<Matrix>& sweeper = sweeper_of<Matrix>(ws);
+  sweeper.assign(A);
   z = best.z;
   A.product(z, w);
   double three_ago = solver_detail::residual_norm(best.residuals);
@@ -191,18 +211,23 @@ void equilibration(const MatX& A, VecX& D, VecX& row, VecX& col, std::vector<int
 }
 
 std::vector<int> guess_active_set(const LcpProblem& p, const VecX& z) {
+  RefineWorkspace ws;
+  guess_active_set(p, z, ws);
+  return std::move(ws.J);
+}
+
+void guess_active_set(const LcpProblem& p, const VecX& z, RefineWorkspace& ws) {
   const int n = p.size();
-  std::vector<int> J;
+  std::vector<int>& J = ws.J;
+  J.clear();
   const double cut = kNoiseImpulse * z.maxCoeff();
   for (int i = 0; i < n; ++i)
     if (z(i) > cut) J.push_back(i);
-  ContactLayout scratch;
-  std::string why;
-  const ContactLayout* layout = contact_layout(p, scratch, why);
-  if (!layout) return J;
+  const ContactLayout* layout = contact_layout(p, ws.layout, ws.why);
+  if (!layout) return;
   bool sliding = false;
   for (const ContactRows& c : layout->contacts) sliding = sliding || z(c.slip) > cut;
-  if (!sliding) return J;
+  if (!sliding) return;
   const VecX w = complementarity_w(p, z);  // through A, or the structure (active_set.hpp)
   for (const ContactRows& c : layout->contacts) {
     if (!(z(c.slip) > cut) || c.friction_begin == c.friction_end) continue;
@@ -216,17 +241,16 @@ std::vector<int> guess_active_set(const LcpProblem& p, const VecX& z) {
     if (!impulse) J.push_back(least);
   }
   std::sort(J.begin(), J.end());
-  return J;
 }
 
-Refined refine_active_set(const LcpProblem& p, const VecX& D, std::vector<int> J,
-                          double threshold, double target, int rounds, int sweeps) {
-  return refine(solver_detail::DenseMatrix(p), D, std::move(J), threshold, target, rounds, sweeps);
+const Refined& refine_active_set(const LcpProblem& p, const VecX& D, double threshold, double target, int rounds,
+                                 int sweeps, RefineWorkspace& workspace) {
+  return refine(solver_detail::DenseMatrix(p), D, threshold, target, rounds, sweeps, workspace);
 }
 
-Refined refine_active_set(const solver_detail::StructuredMatrix& A, const VecX& D, std::vector<int> J,
-                          double threshold, double target, int rounds, int sweeps) {
-  return refine(A, D, std::move(J), threshold, target, rounds, sweeps);
+const Refined& refine_active_set(const solver_detail::StructuredMatrix& A, const VecX& D, double threshold,
+                                 double target, int rounds, int sweeps, RefineWorkspace& workspace) {
+  return refine(A, D, threshold, target, rounds, sweeps, workspace);
 }
 
 }  // namespace pegsim::lemke_detail

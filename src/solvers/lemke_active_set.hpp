@@ -26,8 +26,12 @@
 #pragma once
 
 #include "solvers/lcp.hpp"
+#include "solvers/lemke_sweep.hpp"
 #include "solvers/structured_matrix.hpp"
 
+#include <Eigen/LU>
+
+#include <string>
 #include <vector>
 
 namespace pegsim::lemke_detail {
@@ -58,14 +62,37 @@ struct Refined {
   bool within = false;     // residuals within the threshold
 };
 
-// Solves the system of J and refines J for at most `rounds` systems, then
-// sweeps at most `sweeps` times; stops as soon as the residuals (measured on p
-// itself) are within `target`. Refined::within: the best point is within
-// `threshold`.
-Refined refine_active_set(const LcpProblem& p, const VecX& D, std::vector<int> J,
-                          double threshold, double target, int rounds, int sweeps);
+// The storage of the calls below, kept by a solver that refines step after
+// step (LemkeSolver): once it has seen a steady step's sizes, the warm start
+// allocates little (issue 11 item 5; Eigen reallocates a matrix whose size
+// changes). Nothing carries over from one call to the next but J, the set
+// the next refinement starts from.
+struct RefineWorkspace {
+  std::vector<int> J;  // the active set to refine (guess_active_set's answer, or the caller's)
+  Refined result;
+  // refine's scratch
+  std::vector<char> in;
+  std::vector<int> enter, moves, keep;
+  ContactLayout layout;
+  std::string why;
+  VecX z, zc, w, pivots, rhs, y;
+  MatX S;
+  Eigen::PartialPivLU<MatX> lu;
+  BlockSweeper<solver_detail::DenseMatrix> dense_sweeper;
+  BlockSweeper<solver_detail::StructuredMatrix> structured_sweeper;
+};
+
+// guess_active_set into workspace.J.
+void guess_active_set(const LcpProblem& p, const VecX& z, RefineWorkspace& workspace);
+
+// Solves the system of workspace.J and refines J for at most `rounds`
+// systems, then sweeps at most `sweeps` times; stops as soon as the residuals
+// (measured on p itself) are within `target`. Refined::within: the best point
+// is within `threshold`. The answer lives in workspace.result.
+const Refined& refine_active_set(const LcpProblem& p, const VecX& D, double threshold, double target, int rounds,
+                                 int sweeps, RefineWorkspace& workspace);
 // The same on the structure (A never formed; D from A.equilibration()).
-Refined refine_active_set(const solver_detail::StructuredMatrix& A, const VecX& D, std::vector<int> J,
-                          double threshold, double target, int rounds, int sweeps);
+const Refined& refine_active_set(const solver_detail::StructuredMatrix& A, const VecX& D, double threshold,
+                                 double target, int rounds, int sweeps, RefineWorkspace& workspace);
 
 }  // namespace pegsim::lemke_detail

@@ -38,14 +38,14 @@ bool solve_small_lcp(const MatX& M, const VecX& q, VecX& z, SmallLcpWorkspace& w
 }
 
 template <class Matrix>
-BlockSweeper<Matrix>::BlockSweeper(const Matrix& A) : A_(A) {
+void BlockSweeper<Matrix>::assign(const Matrix& A) {
+  A_ = &A;
   const LcpProblem& p = A.problem();
   const int n = p.size();
-  ContactLayout scratch;
-  std::string why;
-  const ContactLayout* layout = contact_layout(p, scratch, why);
-  if (!layout) layout = &scratch;  // roles without eq. 6.1's form: every row on its own
-  starts_.push_back(0);
+  const ContactLayout* layout = contact_layout(p, layout_, why_);
+  if (!layout) layout = &layout_;  // roles without eq. 6.1's form: every row on its own
+  rows_.clear();
+  starts_.assign(1, 0);
   for (int i = 0; i < n; ++i) {
     const int k = layout->contact_at.empty() ? -1 : layout->contact_at[static_cast<std::size_t>(i)];
     if (k >= 0) {
@@ -61,6 +61,7 @@ BlockSweeper<Matrix>::BlockSweeper(const Matrix& A) : A_(A) {
     }
     starts_.push_back(static_cast<int>(rows_.size()));
   }
+  stored_.clear();
   stored_at_.assign(starts_.size() - 1, -1);
 }
 
@@ -71,13 +72,14 @@ double* BlockSweeper<Matrix>::block_matrix(std::size_t b) const {
   if (stored_at_[b] < 0) {
     stored_at_[b] = static_cast<int>(stored_.size());
     stored_.resize(stored_.size() + static_cast<std::size_t>(k * k));
-    A_.block(block, k, stored_.data() + stored_at_[b]);
+    A_->block(block, k, stored_.data() + stored_at_[b]);
   }
   return stored_.data() + stored_at_[b];
 }
 
 template <class Matrix>
 void BlockSweeper<Matrix>::sweep(VecX& z, VecX& w, double skip_below) const {
+  const Matrix& A = *A_;
   MatX& Mb = Mb_;
   VecX& qb = qb_;
   VecX& zb = zb_;
@@ -92,9 +94,9 @@ void BlockSweeper<Matrix>::sweep(VecX& z, VecX& w, double skip_below) const {
     if (violation <= skip_below) continue;
     if (k == 1) {
       const int i = block[0];
-      const double dz = std::max(0.0, z(i) - w(i) / A_.diagonal(i)) - z(i);
+      const double dz = std::max(0.0, z(i) - w(i) / A.diagonal(i)) - z(i);
       if (dz != 0.0) {
-        A_.add_column(i, dz, w);
+        A.add_column(i, dz, w);
         z(i) += dz;
       }
       continue;
@@ -114,7 +116,7 @@ void BlockSweeper<Matrix>::sweep(VecX& z, VecX& w, double skip_below) const {
       dz_[static_cast<std::size_t>(c)] = zb(c) - z(block[c]);
       z(block[c]) = zb(c);
     }
-    A_.add_columns(block, dz_.data(), k, w);
+    A.add_columns(block, dz_.data(), k, w);
   }
 }
 

@@ -23,6 +23,7 @@
 #include "solvers/lemke_pivoting.hpp"
 #include "solvers/structured_matrix.hpp"
 
+#include <string>
 #include <vector>
 
 namespace pegsim::lemke_detail {
@@ -42,16 +43,23 @@ struct SmallLcpWorkspace {
 template <class Matrix>
 class BlockSweeper {
  public:
-  explicit BlockSweeper(const Matrix& A);
+  BlockSweeper() = default;
+  explicit BlockSweeper(const Matrix& A) { assign(A); }
+  // Groups A's rows into blocks (A must outlive the sweeps); the storage is
+  // kept from one assign to the next, so a sweeper kept by a solver allocates
+  // nothing once it has seen the sizes of a steady step.
+  void assign(const Matrix& A);
   // One sweep over every block, in row order; w = A z + b on entry and exit.
   // Blocks whose rows all satisfy their conditions within `skip_below` are
   // left alone (near convergence, most are).
   void sweep(VecX& z, VecX& w, double skip_below = 0.0) const;
 
  private:
-  const Matrix& A_;
+  const Matrix* A_ = nullptr;
   std::vector<int> rows_;    // the blocks' rows, block after block
   std::vector<int> starts_;  // block k: rows_[starts_[k] .. starts_[k + 1])
+  ContactLayout layout_;     // the contacts, when the problem carries no layout
+  std::string why_;
   // a sweep's scratch (a block's M, q, z and its Lemke tableau): storage only
   mutable MatX Mb_;
   mutable VecX qb_, zb_;

@@ -24,53 +24,42 @@ void bucket(std::size_t keys, std::size_t items, KeyOf key_of, std::vector<int>&
 }  // namespace
 
 bool StructuredMatrix::describes(const LcpProblem& p) {
+  StructuredMatrix reader;
+  return reader.assign(p);
+}
+
+bool StructuredMatrix::assign(const LcpProblem& p) {
+  p_ = nullptr;
   const LcpStructure& st = p.structure;
   const int n = p.size();
   if (st.dense_only || static_cast<int>(st.rows.size()) != n) return false;
-  // x * 0 is 0 for finite x and NaN otherwise (one sum, as check_problem)
+  for (const LcpStructure::Entry& e : st.coupling)
+    if (e.row < 0 || e.row >= n || e.col < 0 || e.col >= n) return false;
+  // x * 0 is 0 for finite x and NaN otherwise: one sum over the data read
+  // below (as check_problem tests the dense A)
   double nan_test = 0.0;
   for (const Mat6& m : st.inverse_mass) nan_test += (m.array() * 0.0).sum();
-  for (const JacobianRow& r : st.rows) nan_test += (r.ja.array() * 0.0).sum() + (r.jb.array() * 0.0).sum();
-  for (const LcpStructure::Entry& e : st.coupling) {
-    if (e.row < 0 || e.row >= n || e.col < 0 || e.col >= n) return false;
-    nan_test += e.value * 0.0;
-  }
-  return !std::isnan(nan_test);
-}
-
-void StructuredMatrix::assign(const LcpProblem& p) {
-  p_ = &p;
-  const LcpStructure& st = p.structure;
-  const int n = p.size();
+  for (const LcpStructure::Entry& e : st.coupling) nan_test += e.value * 0.0;
   bodies_ = st.inverse_mass.size();
   scaled_a_.resize(static_cast<std::size_t>(n));
   scaled_b_.resize(static_cast<std::size_t>(n));
   diagonal_.setZero(n);
-  // rows by body (a row names each of its bodies once)
-  body_start_.assign(bodies_ + 1, 0);
-  for (const JacobianRow& r : st.rows) {
-    if (r.body_a < bodies_) ++body_start_[r.body_a + 1];
-    if (r.body_b < bodies_) ++body_start_[r.body_b + 1];
-  }
-  for (std::size_t b = 0; b < bodies_; ++b) body_start_[b + 1] += body_start_[b];
-  body_rows_.resize(static_cast<std::size_t>(body_start_[bodies_]));
-  std::vector<int>& cursor = cursor_;
-  cursor.assign(body_start_.begin(), body_start_.end() - 1);
+  by_body_.assign(st, n);
   for (int i = 0; i < n; ++i) {
     const JacobianRow& r = st.rows[static_cast<std::size_t>(i)];
+    nan_test += (r.ja.array() * 0.0).sum() + (r.jb.array() * 0.0).sum();
     scaled_a_[i].setZero();
     scaled_b_[i].setZero();
     if (r.body_a < bodies_) {
-      body_rows_[static_cast<std::size_t>(cursor[r.body_a]++)] = {i, r.ja};
       scaled_a_[i] = inverse_mass_times(st.inverse_mass[r.body_a], r.ja);
       diagonal_(i) += r.ja.dot(scaled_a_[i]);
     }
     if (r.body_b < bodies_) {
-      body_rows_[static_cast<std::size_t>(cursor[r.body_b]++)] = {i, r.jb};
       scaled_b_[i] = inverse_mass_times(st.inverse_mass[r.body_b], r.jb);
       diagonal_(i) += r.jb.dot(scaled_b_[i]);
     }
   }
+  if (std::isnan(nan_test)) return false;
   // coupling by row and by column
   const std::vector<LcpStructure::Entry>& c = st.coupling;
   const auto un = static_cast<std::size_t>(n);
@@ -78,6 +67,8 @@ void StructuredMatrix::assign(const LcpProblem& p) {
   bucket(un, c.size(), [&](std::size_t k) { return c[k].col; }, col_start_, by_col_, cursor_);
   for (const LcpStructure::Entry& e : c)
     if (e.row == e.col) diagonal_(e.row) += e.value;
+  p_ = &p;
+  return true;
 }
 
 double StructuredMatrix::delassus(int i, int j) const {
@@ -151,9 +142,9 @@ void StructuredMatrix::add_columns(const int* cols, const double* s, int k, VecX
     }
   }
   for (const auto& [body, dv] : moved_)  // w_i += j_i(b)' dv_b over the rows on b
-    for (int e = body_start_[body]; e < body_start_[body + 1]; ++e) {
-      const BodyRow& br = body_rows_[static_cast<std::size_t>(e)];
-      w(br.row) += br.j.dot(dv);
+    for (int e = by_body_.start[body]; e < by_body_.start[body + 1]; ++e) {
+      const auto& [row, j] = by_body_.rows[static_cast<std::size_t>(e)];
+      w(row) += j.dot(dv);
     }
 }
 
@@ -208,7 +199,8 @@ void StructuredMatrix::equilibration(VecX& D) const {
     };
     for (std::uint32_t body : {r.body_a, r.body_b}) {
       if (body >= bodies_) continue;
-      for (int k = body_start_[body]; k < body_start_[body + 1]; ++k) consider(body_rows_[static_cast<std::size_t>(k)].row);
+      for (int k = by_body_.start[body]; k < by_body_.start[body + 1]; ++k)
+        consider(by_body_.rows[static_cast<std::size_t>(k)].first);
     }
     for (int k = row_start_[i]; k < row_start_[i + 1]; ++k) consider(c[static_cast<std::size_t>(by_row_[k])].col);
     for (int k = col_start_[i]; k < col_start_[i + 1]; ++k) consider(c[static_cast<std::size_t>(by_col_[k])].row);

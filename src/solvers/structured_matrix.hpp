@@ -16,6 +16,7 @@
 // coupling entries, thesis 4.7).
 #pragma once
 
+#include "solvers/delassus.hpp"
 #include "solvers/lcp.hpp"
 
 #include <cstdint>
@@ -54,14 +55,15 @@ class DenseMatrix {
 
 class StructuredMatrix {
  public:
-  // Whether p's structure describes all of A: one JacobianRow per row, finite
-  // Jacobians, inverse masses and coupling, and no joint-space terms
-  // (LcpStructure::dense_only).
+  // Reads p's structure, which must describe all of A: one JacobianRow per
+  // row, finite Jacobians, inverse masses and coupling, coupling entries inside
+  // the problem, and no joint-space terms (LcpStructure::dense_only); false,
+  // and nothing to read, when it does not. p must outlive the use. One pass
+  // over the data; the storage is kept from call to call (a steady step
+  // allocates nothing).
+  bool assign(const LcpProblem& p);
+  // The same test on its own (a reader of its own).
   static bool describes(const LcpProblem& p);
-
-  // Reads p's structure (describes(p) must hold); p must outlive the use.
-  // The storage is kept from call to call: a steady step allocates nothing.
-  void assign(const LcpProblem& p);
   const LcpProblem& problem() const { return *p_; }
 
   double operator()(int i, int j) const;
@@ -84,18 +86,13 @@ class StructuredMatrix {
   void equilibration(VecX& D) const;
 
  private:
-  struct BodyRow {
-    int row;
-    Vec6 j;  // the row's Jacobian block on the body
-  };
   // A_ij without C: the bodies rows i and j share
   double delassus(int i, int j) const;
 
   const LcpProblem* p_ = nullptr;
   std::size_t bodies_ = 0;
   std::vector<Vec6> scaled_a_, scaled_b_;  // per row: M^-1 j on its body_a, body_b
-  std::vector<int> body_start_;            // body b's rows: body_rows_[body_start_[b] .. body_start_[b + 1])
-  std::vector<BodyRow> body_rows_;
+  RowsByBody by_body_;                     // each body's rows and their Jacobian blocks on it
   std::vector<int> row_start_, by_row_;    // coupling entries of row i: by_row_[row_start_[i] .. row_start_[i + 1])
   std::vector<int> col_start_, by_col_;    // coupling entries of column j
   VecX diagonal_;

@@ -142,7 +142,7 @@ TEST(Capture, LoadedProblemsSolveWithLemke) {
 
 // fclib's W = H M^-1 H' holds the LCP's G'M^-1G entries of the normal and first
 // friction rows (H's n and t1 rows are G's rows), q holds b: agreement between
-// two independent assemblies (fill_delassus and fclib_local.cpp).
+// two independent assemblies (solver_detail::add_delassus and fclib_local.cpp).
 TEST(Capture, FclibLocalProblemAgreesWithTheLcp) {
   const StackCapture s = capture_stack("fclib.h5");
   const auto loaded = read_captured_problems(s.file);

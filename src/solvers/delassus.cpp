@@ -1,0 +1,58 @@
+// G' M^-1 G summed one way (see delassus.hpp).
+#include "solvers/delassus.hpp"
+
+namespace pegsim::solver_detail {
+
+Vec6 inverse_mass_times(const Mat6& m, const Vec6& j) {
+  const bool world_form = m.topRightCorner<3, 3>().isZero(0.0) && m.bottomLeftCorner<3, 3>().isZero(0.0) &&
+                          m(0, 1) == 0.0 && m(0, 2) == 0.0 && m(1, 0) == 0.0 && m(1, 2) == 0.0 && m(2, 0) == 0.0 &&
+                          m(2, 1) == 0.0;
+  if (!world_form) return m * j;
+  Vec6 dv;  // as InverseMass::apply: (m_inv mask_k) p_k equals m_inv (mask_k p_k) for masks of 0 and 1
+  dv.head<3>() = m.diagonal().head<3>().cwiseProduct(j.head<3>());
+  dv.tail<3>() = m.bottomRightCorner<3, 3>() * j.tail<3>();
+  return dv;
+}
+
+void RowsByBody::assign(const LcpStructure& structure, int n_rows) {
+  const std::size_t nb = structure.inverse_mass.size();
+  start.assign(nb + 1, 0);
+  for (int i = 0; i < n_rows; ++i) {
+    const JacobianRow& r = structure.rows[static_cast<std::size_t>(i)];
+    if (r.body_a < nb) ++start[r.body_a + 1];
+    if (r.body_b < nb) ++start[r.body_b + 1];
+  }
+  for (std::size_t b = 0; b < nb; ++b) start[b + 1] += start[b];
+  rows.resize(static_cast<std::size_t>(start[nb]));
+  cursor.assign(start.begin(), start.end() - 1);
+  for (int i = 0; i < n_rows; ++i) {
+    const JacobianRow& r = structure.rows[static_cast<std::size_t>(i)];
+    if (r.body_a < nb) rows[static_cast<std::size_t>(cursor[r.body_a]++)] = {i, r.ja};
+    if (r.body_b < nb) rows[static_cast<std::size_t>(cursor[r.body_b]++)] = {i, r.jb};
+  }
+}
+
+void add_delassus(const LcpStructure& structure, int n_rows, MatX& A) {
+  thread_local RowsByBody by_body;
+  thread_local std::vector<Vec6> scaled;  // M_b^-1 j of one body's rows
+  by_body.assign(structure, n_rows);
+  const std::size_t nb = structure.inverse_mass.size();
+  for (std::size_t b = 0; b < nb; ++b) {
+    const int first = by_body.start[b], count = by_body.start[b + 1] - first;
+    const std::pair<int, Vec6>* list = by_body.rows.data() + first;
+    scaled.resize(static_cast<std::size_t>(count));
+    for (int k = 0; k < count; ++k)
+      scaled[static_cast<std::size_t>(k)] = inverse_mass_times(structure.inverse_mass[b], list[k].second);
+    for (int k = 0; k < count; ++k) {
+      const int i = list[k].first;
+      for (int l = k; l < count; ++l) {
+        const int j = list[l].first;
+        const double v = list[k].second.dot(scaled[static_cast<std::size_t>(l)]);
+        A(i, j) += v;
+        if (i != j) A(j, i) += v;
+      }
+    }
+  }
+}
+
+}  // namespace pegsim::solver_detail
