@@ -22,6 +22,7 @@
 #pragma once
 
 #include "collision/contact.hpp"
+#include "math/spare.hpp"
 
 #include <cstdint>
 #include <utility>
@@ -51,17 +52,35 @@ struct ConstrainedContact {
 struct ConstraintSet {
   std::vector<ConstrainedContact> contacts;
   std::vector<ContactConstraint> constraints;
-  void clear() { contacts.clear(); constraints.clear(); }
+  // Constraints put away by clear(), whose vectors add_constraint() reuses:
+  // a model that rebuilds the set every step allocates nothing once the set
+  // has reached its size (math/spare.hpp).
+  Spare<ContactConstraint> spare;
+
+  void clear() {
+    contacts.clear();
+    for (ContactConstraint& k : constraints) spare.put(std::move(k));
+    constraints.clear();
+  }
+  // Appends an empty constraint of this kind (primaries = 1) and returns it;
+  // valid until the next append.
+  ContactConstraint& add_constraint(ConstraintKind kind) {
+    ContactConstraint& k = constraints.emplace_back();
+    spare.take(k);
+    k.kind = kind;
+    k.contacts.clear();
+    k.friction.clear();
+    k.primaries = 1;
+    return k;
+  }
   // Appends contact c and a U-constraint on it (friction on it when mu > 0);
   // returns its index in `contacts`.
   int add_unilateral(const Contact& c, double mu) {
     const int index = static_cast<int>(contacts.size());
     contacts.push_back(ConstrainedContact{c, mu});
-    ContactConstraint u;
-    u.kind = ConstraintKind::U;
-    u.contacts = {index};
-    if (mu > 0.0) u.friction = {index};
-    constraints.push_back(std::move(u));
+    ContactConstraint& u = add_constraint(ConstraintKind::U);
+    u.contacts.push_back(index);
+    if (mu > 0.0) u.friction.push_back(index);
     return index;
   }
   // Appends every contact and constraint of `other`, its contacts renumbered.

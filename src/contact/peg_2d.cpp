@@ -98,8 +98,6 @@
 #include "contact/peg_writer.hpp"
 
 #include <algorithm>
-#include <map>
-#include <set>
 #include <utility>
 #include <vector>
 
@@ -114,10 +112,49 @@ const Polygon* polygon_of(const Model& model, std::uint32_t body, int part) {
   return std::get_if<Polygon>(&part_of(model.bodies[body].shape, part));
 }
 
+// A vertex's vertex-edge contacts: a run of Groups::members.
+struct Group {
+  const int* begin;
+  const int* end;
+};
+
+// The vertex-edge contacts of a body pair grouped by vertex: sorted
+// (vertex, contact) pairs, each group a run, in pair order within it. Storage
+// kept by the thread (issue 11 item 5: a steady step allocates nothing).
+struct Groups {
+  std::vector<std::pair<VertexKey, int>> keyed;
+  std::vector<int> members;          // keyed[k].second
+  std::vector<std::size_t> starts;   // group g: members[starts[g] .. starts[g + 1])
+
+  std::size_t size() const { return starts.size() - 1; }
+  const VertexKey& key(std::size_t g) const { return keyed[starts[g]].first; }
+  Group group(std::size_t g) const { return {members.data() + starts[g], members.data() + starts[g + 1]}; }
+  // The group of vertex `key`, or size() when it has none.
+  std::size_t find(const VertexKey& key) const {
+    std::size_t lo = 0, hi = size();
+    while (lo < hi) {  // binary search over the groups' keys
+      const std::size_t mid = (lo + hi) / 2;
+      if (this->key(mid) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < size() && this->key(lo) == key ? lo : size();
+  }
+  void build() {
+    std::sort(keyed.begin(), keyed.end());
+    members.resize(keyed.size());
+    starts.assign(1, 0);
+    for (std::size_t k = 0; k < keyed.size(); ++k) {
+      members[k] = keyed[k].second;
+      if (k > 0 && keyed[k].first != keyed[k - 1].first) starts.push_back(k);
+    }
+    if (!keyed.empty()) starts.push_back(keyed.size());
+  }
+};
+
 // The contact of a vertex group against edge `edge` of the other body, or -1.
-int find_edge(const std::vector<int>& group, const std::vector<Contact>& contacts, int edge) {
-  for (int i : group)
-    if (contacts[i].features.feature_a == edge) return i;
+int find_edge(Group group, const std::vector<Contact>& contacts, int edge) {
+  for (const int* i = group.begin; i != group.end; ++i)
+    if (contacts[*i].features.feature_a == edge) return *i;
   return -1;
 }
 
@@ -128,25 +165,31 @@ struct VertexVertex {
 
 // D1: (v_a, v_b) is a configuration when v_a has contacts with both edges at
 // v_b and v_b with both edges at v_a.
-void find_vertex_vertex(const Model& model, const std::vector<Contact>& contacts,
-                        const std::map<VertexKey, std::vector<int>>& groups, std::vector<VertexVertex>& out) {
-  std::set<std::pair<VertexKey, VertexKey>> seen;
-  for (const auto& [key_a, group_a] : groups) {
-    const Polygon* pa = polygon_of(model, key_a.first, contacts[group_a.front()].part_b);
+void find_vertex_vertex(const Model& model, const std::vector<Contact>& contacts, const Groups& groups,
+                        std::vector<VertexVertex>& out) {
+  thread_local std::vector<std::pair<VertexKey, VertexKey>> seen;  // few per pair: a list
+  seen.clear();
+  for (std::size_t ga = 0; ga < groups.size(); ++ga) {
+    const VertexKey& key_a = groups.key(ga);
+    const Group group_a = groups.group(ga);
+    const Polygon* pa = polygon_of(model, key_a.first, contacts[*group_a.begin].part_b);
     if (!pa) continue;
     const int va = key_a.second;
-    for (int i : group_a) {
-      const std::uint32_t body_b = contacts[i].body_a;  // the edge's owner
-      const Polygon* pb = polygon_of(model, body_b, contacts[i].part_a);
+    for (const int* i = group_a.begin; i != group_a.end; ++i) {
+      const std::uint32_t body_b = contacts[*i].body_a;  // the edge's owner
+      const Polygon* pb = polygon_of(model, body_b, contacts[*i].part_a);
       if (!pb) continue;
-      const int edge = contacts[i].features.feature_a;
+      const int edge = contacts[*i].features.feature_a;
       for (int vb : {edge, pb->next(edge)}) {
         const VertexKey key_b{body_b, vb};
-        if (!seen.insert(std::minmax(key_a, key_b)).second) continue;
-        const auto it = groups.find(key_b);
-        if (it == groups.end()) continue;
+        const std::pair<VertexKey, VertexKey> both = std::minmax(key_a, key_b);
+        if (std::find(seen.begin(), seen.end(), both) != seen.end()) continue;
+        seen.push_back(both);
+        const std::size_t gb = groups.find(key_b);
+        if (gb == groups.size()) continue;
+        const Group group_b = groups.group(gb);
         const VertexVertex v{find_edge(group_a, contacts, pb->prev(vb)), find_edge(group_a, contacts, vb),
-                             find_edge(it->second, contacts, pa->prev(va)), find_edge(it->second, contacts, va)};
+                             find_edge(group_b, contacts, pa->prev(va)), find_edge(group_b, contacts, va)};
         if (v.c1 < 0 || v.c2 < 0 || v.c3 < 0 || v.c4 < 0) continue;
         out.push_back(v);
       }
@@ -171,16 +214,22 @@ bool projects_on_edge(const Model& model, const State& state, const Contact& c) 
 // Algorithm 11 for the contacts of one body pair (input indices, in order).
 void peg_2d_body_pair(const Model& model, const State& state, const std::vector<Contact>& contacts,
                       const std::vector<int>& pair, PegWriter& writer) {
-  std::map<VertexKey, std::vector<int>> groups;  // ordered: deterministic output
+  thread_local Groups groups;  // ordered by vertex: deterministic output
+  thread_local std::vector<int> group;
+  thread_local std::vector<VertexVertex> configurations;
+  groups.keyed.clear();
   for (int i : pair) {
     const Contact& c = contacts[i];
-    if (c.kind == FeatureKind::VertexEdge) groups[{c.body_b, c.features.feature_b}].push_back(i);
+    if (c.kind == FeatureKind::VertexEdge) groups.keyed.push_back({{c.body_b, c.features.feature_b}, i});
     else writer.u(i);  // D6 (vertex-plane)
   }
+  groups.build();
   const bool lnc = writer.variant() == PegVariant::Lnc;
-  std::vector<VertexVertex> configurations;
+  configurations.clear();
   if (!lnc) find_vertex_vertex(model, contacts, groups, configurations);
-  for (const auto& [vertex, group] : groups) {
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const Group members = groups.group(g);
+    group.assign(members.begin, members.end);
     if (group.size() > 1) writer.i(group);  // eq. 4.9, D2
     else if (lnc || contacts[group[0]].features.applicability >= model.options.eps_theta) writer.u(group[0]);  // Alg. 8, D3
   }

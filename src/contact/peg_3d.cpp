@@ -128,7 +128,7 @@
 #include <algorithm>
 #include <cmath>
 #include <array>
-#include <map>
+#include <iterator>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -138,6 +138,18 @@ namespace {
 
 using VertexKey = std::pair<std::uint32_t, int>;      // (body owning the vertex, vertex index)
 using EdgePairKey = std::tuple<std::uint32_t, int, int>;  // (body of edge 1, edge 1, edge 2 of the other body)
+
+// A pair's working lists, flat and sorted where the thesis' reading groups or
+// looks up (the storage is the thread's: a steady step allocates nothing
+// here, issue 11 item 5).
+struct PairScratch {
+  std::vector<std::pair<VertexKey, int>> vertex_contacts;  // (vertex, contact), sorted: the groups as runs
+  std::vector<int> group;                                   // one group's contacts, in order
+  std::vector<int> edge_edge;
+  std::vector<std::pair<EdgePairKey, int>> edge_pairs;      // sorted; a key's last contact counts
+  std::vector<std::pair<int, int>> facet_contact;           // (facet of q, contact), sorted, first per facet
+  std::vector<int> used;  // edge-edge contacts (input indices) used by an X-constraint (P4); few per pair
+};
 
 // Parameters (s, t) of the closest approach of the lines p1 + s d1 and
 // p2 + t d2 (not parallel: the narrowphase skips parallel edges).
@@ -155,57 +167,93 @@ bool within(double u) { return u >= -kOnSegment && u <= 1.0 + kOnSegment; }
 
 class Pair3d {
  public:
-  Pair3d(const Model& model, const State& state, const std::vector<Contact>& contacts, PegWriter& writer)
-      : model_(model), state_(state), contacts_(contacts), writer_(writer) {}
+  Pair3d(const Model& model, const State& state, const std::vector<Contact>& contacts, PegWriter& writer,
+         PairScratch& scratch)
+      : model_(model), state_(state), contacts_(contacts), writer_(writer), s_(scratch) {}
 
   void build(const std::vector<int>& pair) {
     if (pair.empty()) return;
     const Contact& first = contacts_[pair.front()];  // all of one pair of parts (thesis 4.5)
     part_body_ = {first.body_a, first.body_b};
     part_ = {first.part_a, first.part_b};
-    std::map<VertexKey, std::vector<int>> groups;  // ordered: deterministic output
-    std::vector<int> edge_edge;
+    s_.vertex_contacts.clear();
+    s_.edge_edge.clear();
+    s_.edge_pairs.clear();
+    s_.used.clear();
     for (int i : pair) {
       const Contact& c = contacts_[i];
       if (c.kind == FeatureKind::VertexFace) {
-        groups[{c.body_b, c.features.feature_b}].push_back(i);
+        s_.vertex_contacts.push_back({{c.body_b, c.features.feature_b}, i});
       } else if (c.kind == FeatureKind::EdgeEdge) {
-        edge_edge.push_back(i);
-        edge_pairs_[{c.body_a, c.features.feature_a, c.features.feature_b}] = i;
-        edge_pairs_[{c.body_b, c.features.feature_b, c.features.feature_a}] = i;
+        s_.edge_edge.push_back(i);
+        s_.edge_pairs.push_back({{c.body_a, c.features.feature_a, c.features.feature_b}, i});
+        s_.edge_pairs.push_back({{c.body_b, c.features.feature_b, c.features.feature_a}, i});
       } else {
         writer_.u(i);  // vertex-plane
       }
     }
+    // ordered by vertex, each group's contacts in pair order: deterministic output
+    std::sort(s_.vertex_contacts.begin(), s_.vertex_contacts.end());
+    std::sort(s_.edge_pairs.begin(), s_.edge_pairs.end());
     const bool lnc = writer_.variant() == PegVariant::Lnc;
     const double eps_theta = model_.options.eps_theta;
-    for (const auto& [vertex, group] : groups) {  // step 1, P1
+    for_each_group([&](const VertexKey&, const std::vector<int>& group) {  // step 1, P1
       if (group.size() > 1) writer_.i(group);
       else if (lnc || contacts_[group[0]].features.applicability >= eps_theta) writer_.u(group[0]);  // Alg. 12
-    }
+    });
     if (!lnc)
-      for (const auto& [vertex, group] : groups) vertex_edge_configurations(vertex, group);  // step 2
-    for (int i : edge_edge) {  // step 3, Algorithm 13, P4, P5, P6
+      for_each_group([&](const VertexKey& vertex, const std::vector<int>& group) {
+        vertex_edge_configurations(vertex, group);  // step 2
+      });
+    for (int i : s_.edge_edge) {  // step 3, Algorithm 13, P4, P5, P6
       if (!lines_meet_on_segments(contacts_[i], true)) continue;
       if (!used(i) && contacts_[i].features.applicability >= eps_theta && admissible(contacts_[i].gap, true))
-        writer_.u(i);  // LNC: used_ stays empty
+        writer_.u(i);  // LNC: used stays empty
     }
   }
 
  private:
+  // Calls f(vertex, group) for each vertex's vertex-face contacts (thesis 4.3 step 1), by vertex.
+  template <class F>
+  void for_each_group(F f) {
+    const auto& vc = s_.vertex_contacts;
+    for (std::size_t k = 0; k < vc.size();) {
+      std::size_t end = k + 1;
+      while (end < vc.size() && vc[end].first == vc[k].first) ++end;
+      s_.group.clear();
+      for (std::size_t j = k; j < end; ++j) s_.group.push_back(vc[j].second);
+      f(vc[k].first, s_.group);
+      k = end;
+    }
+  }
+
+  // The input contact of edge pair `key` (the last one given, as an
+  // assignment to a map would keep), -1 when none.
+  int edge_pair(const EdgePairKey& key) const {
+    const auto& v = s_.edge_pairs;
+    const auto it = std::upper_bound(v.begin(), v.end(), key,
+                                     [](const EdgePairKey& k, const std::pair<EdgePairKey, int>& e) { return k < e.first; });
+    return it != v.begin() && std::prev(it)->first == key ? std::prev(it)->second : -1;
+  }
+
   // P2: every edge of the other body both of whose facets v has contacts with.
   void vertex_edge_configurations(const VertexKey& vertex, const std::vector<int>& group) {
     const std::uint32_t body_q = contacts_[group[0]].body_a;  // the facets' owner
     const Polyhedron* q = polyhedron(body_q);
     if (!q || !polyhedron(vertex.first)) return;
-    std::map<int, int> facet_contact;  // facet of q -> input contact
-    for (int i : group) facet_contact.emplace(contacts_[i].features.feature_a, i);
+    auto& facet_contact = s_.facet_contact;  // facet of q -> input contact (the first in the group)
+    facet_contact.clear();
+    for (int i : group) facet_contact.push_back({contacts_[i].features.feature_a, i});
+    std::sort(facet_contact.begin(), facet_contact.end());
+    facet_contact.erase(std::unique(facet_contact.begin(), facet_contact.end(),
+                                    [](const auto& x, const auto& y) { return x.first == y.first; }),
+                        facet_contact.end());
     for (const auto& [facet, c1] : facet_contact) {
       for (int e : q->faces[static_cast<std::size_t>(facet)].edges) {
         const PolyEdge& edge = q->edges[static_cast<std::size_t>(e)];
         if (edge.face_1 != facet) continue;  // each edge once, from its f_b1
-        const auto c2 = facet_contact.find(edge.face_2);
-        if (c2 != facet_contact.end()) x_constraints(vertex, body_q, e, c1, c2->second);
+        const auto c2 = std::lower_bound(facet_contact.begin(), facet_contact.end(), std::pair{edge.face_2, -1});
+        if (c2 != facet_contact.end() && c2->first == edge.face_2) x_constraints(vertex, body_q, e, c1, c2->second);
       }
     }
   }
@@ -225,10 +273,9 @@ class Pair3d {
     const double eps_theta = model_.options.eps_theta;
     const double threshold = std::abs(eps_theta);
     for (int e_a : p.vertex_edges[static_cast<std::size_t>(v_a)]) {
-      const auto found = edge_pairs_.find({body_p, e_a, e_b});
-      if (found == edge_pairs_.end()) continue;
-      const int cee = found->second;
-      used_.push_back(cee);
+      const int cee = edge_pair({body_p, e_a, e_b});
+      if (cee < 0) continue;
+      s_.used.push_back(cee);
       if (contacts_[cee].features.applicability < eps_theta) continue;
       // P5: a violated C(e_a, e_b) (or flipped copy) whose lines meet outside a segment is dropped
       const bool on_segments = lines_meet_on_segments(contacts_[cee], false);
@@ -325,19 +372,19 @@ class Pair3d {
   std::array<int, 2> part_{};
   const std::vector<Contact>& contacts_;
   PegWriter& writer_;
-  bool used(int contact) const { return std::find(used_.begin(), used_.end(), contact) != used_.end(); }
+  PairScratch& s_;
+  bool used(int contact) const { return std::find(s_.used.begin(), s_.used.end(), contact) != s_.used.end(); }
 
   bool depth_known_ = false;
   double depth_ = 0.0;
-  std::vector<int> used_;  // edge-edge contacts (input indices) used by an X-constraint (P4); few per pair
-  std::map<EdgePairKey, int> edge_pairs_;
 };
 
 }  // namespace
 
 void peg_3d_body_pair(const Model& model, const State& state, const std::vector<Contact>& contacts,
                       const std::vector<int>& pair, PegWriter& writer) {
-  Pair3d(model, state, contacts, writer).build(pair);
+  thread_local PairScratch scratch;
+  Pair3d(model, state, contacts, writer, scratch).build(pair);
 }
 
 }  // namespace pegsim

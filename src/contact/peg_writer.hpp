@@ -21,7 +21,13 @@ enum class PegVariant { Peg, Lnc };
 
 class PegWriter {
  public:
-  PegWriter(const Model& model, const std::vector<Contact>& contacts, ConstraintSet& out, PegVariant variant);
+  // The writer's per-call vectors, kept by its caller from step to step (a
+  // steady step allocates nothing: issue 11 item 5).
+  struct Storage {
+    std::vector<int> out_index, primaries, secondaries;
+  };
+  PegWriter(const Model& model, const std::vector<Contact>& contacts, ConstraintSet& out, PegVariant variant,
+            Storage& storage);
 
   PegVariant variant() const { return variant_; }
   const Contact& input(int i) const { return contacts_[static_cast<std::size_t>(i)]; }
@@ -39,14 +45,16 @@ class PegWriter {
   void x(int a, int b);
 
  private:
-  int first_primary(const std::vector<int>& contacts, bool output) const;
+  int first_primary(const int* contacts, std::size_t count, bool output) const;
   const Contact& output(int k) const { return out_.contacts[static_cast<std::size_t>(k)].contact; }
 
   const Model& model_;
   const std::vector<Contact>& contacts_;
   ConstraintSet& out_;
   PegVariant variant_;
-  std::vector<int> out_index_;  // input contact -> index in out_.contacts (-1: not used)
+  std::vector<int>& out_index_;  // input contact -> index in out_.contacts (-1: not used)
+  std::vector<int>& primaries_;  // i()'s scratch
+  std::vector<int>& secondaries_;
   double tolerance_;
 };
 

@@ -25,8 +25,8 @@ struct VertexContact {
 }  // namespace
 
 int count_standard_model_traps(const std::vector<Contact>& contacts, double eps_feasible) {
-  std::vector<VertexContact> vc;
-  vc.reserve(contacts.size());
+  thread_local std::vector<VertexContact> vc;  // kept from step to step (issue 11 item 5)
+  vc.clear();
   for (const Contact& c : contacts)
     if (is_vertex_facet(c.kind)) vc.push_back({c.body_b, c.part_b, c.features.feature_b, c.body_a, c.part_a, c.gap});
   std::sort(vc.begin(), vc.end(), [](const VertexContact& a, const VertexContact& b) { return a.key() < b.key(); });

@@ -137,7 +137,8 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
   const int nc = static_cast<int>(set.contacts.size());
 
   // which sub-contacts carry friction (the constraints say, eq. 4.41-4.51 for PEG)
-  std::vector<char> has_friction(nc, 0);
+  thread_local std::vector<char> has_friction;  // kept from step to step (issue 11 item 5)
+  has_friction.assign(static_cast<std::size_t>(nc), 0);
   for (const ContactConstraint& k : set.constraints)
     for (int c : k.friction)
       if (set.contacts[c].mu > 0.0) has_friction[c] = 1;
@@ -169,7 +170,7 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
   lcp.layout.clear(n);
 
   // rows: normals first, then friction directions, then slips (eq. 6.1 order)
-  std::vector<Vec3> dirs;
+  thread_local std::vector<Vec3> dirs;  // kept from step to step (issue 11 item 5)
   int next_friction = n_normal;
   int next_slip = n_normal + n_friction;
   for (int c = 0; c < nc; ++c) {

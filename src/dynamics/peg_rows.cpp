@@ -156,7 +156,10 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
   const bool stabilize_u = kind == FormulationKind::StewartTrinkle;  // F1
   auto psi_h = [&](int c) { return set.contacts[c].contact.gap / in.h; };
 
-  std::vector<char> has_friction(nc, 0);
+  // the per-call lists below are the thread's, kept from step to step (issue
+  // 11 item 5: no allocation in a steady step)
+  thread_local std::vector<char> has_friction;
+  has_friction.assign(static_cast<std::size_t>(nc), 0);
   int n_normal = 0, n_slack = 0;
   for (const ContactConstraint& k : set.constraints) {
     check(k, nc);
@@ -192,18 +195,21 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
   lcp.role.assign(n, RowRole::Normal);
   lcp.contact_of.assign(n, -1);
   lcp.layout.clear(n);
-  std::vector<RowTerms> terms(n);
+  thread_local std::vector<RowTerms> terms;
+  terms.assign(static_cast<std::size_t>(n), RowTerms{});
   // the C of A = G'M^-1G + C while assembling: its entries in the order they
   // are written, summed per (row, column) at the end (CouplingBuilder below)
   thread_local CouplingBuilder C;  // its storage kept from step to step (issue 11: no allocation in a steady step)
   C.clear();
 
-  std::vector<JacobianRow> normal_row(nc);
+  thread_local std::vector<JacobianRow> normal_row;
+  normal_row.resize(static_cast<std::size_t>(nc));
   for (int c = 0; c < nc; ++c) {
     const Contact& contact = set.contacts[c].contact;
     normal_row[c] = contact_row(contact, contact.normal, model, state);
   }
-  std::vector<int> last_normal(nc, -1);
+  thread_local std::vector<int> last_normal;
+  last_normal.assign(static_cast<std::size_t>(nc), -1);
   auto add_normal_var = [&](int v, int c) {
     structure.rows[v] = normal_row[c];
     out.var_contact[v] = c;
@@ -233,9 +239,9 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
         best = j;
     return best;
   };
-  std::vector<int> s;
+  thread_local std::vector<int> s;
   for (const ContactConstraint& k : set.constraints) {
-    s = k.contacts;
+    s.assign(k.contacts.begin(), k.contacts.end());
     if (k.kind == ConstraintKind::X) std::swap(s[0], s[force_carrier(s)]);  // F2
     const int first = s[0];
     if (k.kind == ConstraintKind::U) {  // eq. 4.43
@@ -275,7 +281,7 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
   }
 
   // friction on the listed (primary) sub-contacts, eqs. 4.48-4.49
-  std::vector<Vec3> dirs;
+  thread_local std::vector<Vec3> dirs;
   int next_friction = n_normal;
   int next_slip = n_forces;
   for (int c = 0; c < nc; ++c) {

@@ -153,7 +153,7 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
   report.contacts.resize(nc);
   report.impulses.assign(nc, ContactImpulse{});
   for (std::size_t c = 0; c < constraints_.contacts.size(); ++c) report.contacts[c] = constraints_.contacts[c].contact;
-  report.islands.resize(islands_.size());
+  report.resize_islands(islands_.size());
   for (std::size_t i = 0; i < islands_.size(); ++i) {
     const ConvexImpulseResult& r = results_[i];
     const int n = spaces_[i].contacts();

@@ -102,7 +102,7 @@ void IslandSolver::solve(const Model& model, const State& state, const std::vect
   const std::size_t n = islands_.size();
   if (n > 1) island_constraints_.resize(n);  // a single island is the whole set, in its order: no copy
   problems_.resize(n);
-  report.islands.resize(n);
+  report.resize_islands(n);
   const int nc = static_cast<int>(constraints.contacts.size());
   report.contacts.resize(nc);
   report.impulses.resize(nc);

@@ -1,16 +1,12 @@
 #include "sim/islands.hpp"
 
 #include <algorithm>
-#include <map>
+#include <stdexcept>
 
 namespace pegsim {
 namespace {
 constexpr std::uint32_t kNoIsland = 0xffffffffu;
 }  // namespace
-
-BodyUnion::BodyUnion(std::size_t n) : parent_(n) {
-  for (std::size_t i = 0; i < n; ++i) parent_[i] = static_cast<std::uint32_t>(i);
-}
 
 std::uint32_t BodyUnion::find(std::uint32_t body) {
   while (parent_[body] != body) {
@@ -39,11 +35,18 @@ std::vector<std::uint32_t> component_labels(std::size_t bodies,
   return label;
 }
 
+void BodyUnion::reset(std::size_t n) {
+  parent_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) parent_[i] = static_cast<std::uint32_t>(i);
+}
+
 void find_islands(const ConstraintSet& set, const std::vector<bool>& is_static, std::vector<Island>& out,
                   const std::vector<std::pair<std::uint32_t, std::uint32_t>>& joint_ends) {
-  out.clear();
   const std::size_t nb = is_static.size();
-  BodyUnion u(nb);
+  // the working lists are the thread's and `out`'s islands keep their
+  // vectors: a steady step allocates nothing here (issue 11 item 5)
+  thread_local BodyUnion u;
+  u.reset(nb);
   // unite the dynamic bodies of each constraint's sub-contacts
   for (const ContactConstraint& k : set.constraints) {
     std::uint32_t first = kNoIsland;
@@ -66,50 +69,70 @@ void find_islands(const ConstraintSet& set, const std::vector<bool>& is_static, 
     if (k.body_b < nb && !is_static[k.body_b]) return u.find(k.body_b);
     return k.body_a;
   };
-  std::map<std::uint32_t, std::size_t> index;  // representative (smallest body) -> island, ordered
-  std::vector<std::uint32_t> contact_island(set.contacts.size());
+  thread_local std::vector<std::uint32_t> representatives;  // smallest body of each island, ascending
+  thread_local std::vector<std::uint32_t> contact_island, joint_island;
+  representatives.clear();
+  contact_island.resize(set.contacts.size());
   for (std::size_t c = 0; c < set.contacts.size(); ++c) {
     contact_island[c] = island_of(static_cast<int>(c));
-    index.emplace(contact_island[c], 0);
+    representatives.push_back(contact_island[c]);
   }
-  std::vector<std::uint32_t> joint_island(joint_ends.size(), kNoIsland);
+  joint_island.assign(joint_ends.size(), kNoIsland);
   for (std::size_t j = 0; j < joint_ends.size(); ++j) {
     const auto [a, b] = joint_ends[j];
     if (dynamic(a) || dynamic(b)) {
       joint_island[j] = u.find(dynamic(a) ? a : b);
-      index.emplace(joint_island[j], 0);
+      representatives.push_back(joint_island[j]);
     }
   }
-  out.resize(index.size());
-  std::size_t next = 0;
-  for (auto& [representative, i] : index) i = next++;
+  std::sort(representatives.begin(), representatives.end());
+  representatives.erase(std::unique(representatives.begin(), representatives.end()), representatives.end());
+  auto index = [&](std::uint32_t representative) {  // its island, or out.size() when none
+    const auto it = std::lower_bound(representatives.begin(), representatives.end(), representative);
+    return it != representatives.end() && *it == representative ? static_cast<std::size_t>(it - representatives.begin())
+                                                                 : representatives.size();
+  };
+  out.resize(representatives.size());
+  for (Island& island : out) {
+    island.bodies.clear();
+    island.contacts.clear();
+    island.constraints.clear();
+    island.joints.clear();
+  }
   for (std::size_t c = 0; c < set.contacts.size(); ++c)
-    out[index[contact_island[c]]].contacts.push_back(static_cast<int>(c));
+    out[index(contact_island[c])].contacts.push_back(static_cast<int>(c));
   for (std::size_t k = 0; k < set.constraints.size(); ++k) {
     if (set.constraints[k].contacts.empty()) continue;
-    out[index[contact_island[set.constraints[k].contacts.front()]]].constraints.push_back(static_cast<int>(k));
+    out[index(contact_island[set.constraints[k].contacts.front()])].constraints.push_back(static_cast<int>(k));
   }
   for (std::size_t j = 0; j < joint_ends.size(); ++j)
-    if (joint_island[j] != kNoIsland) out[index[joint_island[j]]].joints.push_back(static_cast<int>(j));
+    if (joint_island[j] != kNoIsland) out[index(joint_island[j])].joints.push_back(static_cast<int>(j));
   for (std::size_t b = 0; b < nb; ++b) {
     if (is_static[b]) continue;
-    auto it = index.find(u.find(static_cast<std::uint32_t>(b)));
-    if (it != index.end()) out[it->second].bodies.push_back(static_cast<std::uint32_t>(b));
+    const std::size_t i = index(u.find(static_cast<std::uint32_t>(b)));
+    if (i < out.size()) out[i].bodies.push_back(static_cast<std::uint32_t>(b));
   }
 }
 
 void extract_island(const ConstraintSet& set, const Island& island, ConstraintSet& out) {
   out.clear();
-  std::map<int, int> renumber;  // global contact -> island contact
+  thread_local std::vector<int> renumber;  // global contact -> island contact (-1: not in the island)
+  renumber.assign(set.contacts.size(), -1);
   for (int c : island.contacts) {
-    renumber[c] = static_cast<int>(out.contacts.size());
+    renumber[static_cast<std::size_t>(c)] = static_cast<int>(out.contacts.size());
     out.contacts.push_back(set.contacts[c]);
   }
+  auto island_contact = [&](int c) {
+    const int r = renumber.at(static_cast<std::size_t>(c));
+    if (r < 0) throw std::out_of_range("extract_island: a constraint names a contact outside its island");
+    return r;
+  };
   for (int k : island.constraints) {
-    ContactConstraint copy = set.constraints[k];
-    for (int& c : copy.contacts) c = renumber.at(c);
-    for (int& c : copy.friction) c = renumber.at(c);
-    out.constraints.push_back(std::move(copy));
+    const ContactConstraint& from = set.constraints[static_cast<std::size_t>(k)];
+    ContactConstraint& copy = out.add_constraint(from.kind);
+    copy.primaries = from.primaries;
+    for (int c : from.contacts) copy.contacts.push_back(island_contact(c));
+    for (int c : from.friction) copy.friction.push_back(island_contact(c));
   }
 }
 

@@ -24,7 +24,9 @@ namespace pegsim {
 // representative of a set is always its smallest index.
 class BodyUnion {
  public:
-  explicit BodyUnion(std::size_t n);
+  BodyUnion() = default;
+  explicit BodyUnion(std::size_t n) { reset(n); }
+  void reset(std::size_t n);  // n bodies, each its own set (the storage is kept)
   std::uint32_t find(std::uint32_t body);
   void unite(std::uint32_t a, std::uint32_t b);
 

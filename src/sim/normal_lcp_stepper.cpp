@@ -129,7 +129,7 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
   problems_.resize(n_islands);
   impulses_.resize(n_islands);
   post_velocities_.resize(n_islands);
-  report.islands.resize(n_islands);
+  report.resize_islands(n_islands);
   report.contacts.resize(constraints_.contacts.size());
   report.impulses.resize(constraints_.contacts.size());
   for (std::size_t i = 0; i < n_islands; ++i) {

@@ -3,6 +3,7 @@
 
 #include "collision/contact.hpp"
 #include "contact/constraint_set.hpp"
+#include "math/spare.hpp"
 #include "solvers/lcp.hpp"
 
 #include <array>
@@ -140,6 +141,28 @@ struct StepReport {
   int negative_normal_impulses = 0;
   StepProfile profile;
 
+  // Island reports put away by reset(), whose vectors resize_islands() reuses (math/spare.hpp).
+  Spare<IslandReport> spare_islands;
+
+  // n island reports: those there are kept, the new ones fresh (as
+  // islands.resize(n)), made from put-away reports' vectors where there are
+  // some (a steady step allocates nothing here).
+  void resize_islands(std::size_t n) {
+    while (islands.size() > n) {
+      spare_islands.put(std::move(islands.back()));
+      islands.pop_back();
+    }
+    while (islands.size() < n) {
+      IslandReport& r = islands.emplace_back();
+      IslandReport old;
+      if (!spare_islands.take(old)) continue;
+      r.bodies = std::move(old.bodies);
+      r.bodies.clear();
+      r.attempts = std::move(old.attempts);
+      r.attempts.clear();
+    }
+  }
+
   // Back to a fresh report for step `index`, keeping the vectors' storage.
   void reset(long index) {
     step = index;
@@ -153,6 +176,7 @@ struct StepReport {
     solver = SolverResult{};
     solver.status = SolverStatus::Solved;
     solver_calls = solver_failures = over_budget = solver_recoveries = escalations = problem_size = 0;
+    for (IslandReport& r : islands) spare_islands.put(std::move(r));
     islands.clear();
     solved_by.clear();
     complementarity = cone_violation = 0.0;

@@ -166,6 +166,37 @@ bool check_problem(const LcpProblem& p, std::string_view solver, SolverResult& r
 
 }  // namespace solver_detail
 
+namespace {
+
+// structure_w into w; the per-body impulses are the thread's (issue 11 item 5:
+// a step's residuals allocate nothing)
+void structure_w_into(const LcpProblem& problem, const VecX& z, VecX& w) {
+  const LcpStructure& st = problem.structure;
+  const std::size_t nb = st.inverse_mass.size();
+  thread_local std::vector<Vec6> impulse;  // G z per body
+  impulse.assign(nb, Vec6::Zero());
+  for (int i = 0; i < problem.size(); ++i) {
+    const JacobianRow& r = st.rows[static_cast<std::size_t>(i)];
+    if (r.body_a < nb) impulse[r.body_a] += z(i) * r.ja;
+    if (r.body_b < nb) impulse[r.body_b] += z(i) * r.jb;
+  }
+  for (std::size_t b = 0; b < nb; ++b) impulse[b] = st.inverse_mass[b] * impulse[b];  // u = M^-1 G z
+  w = problem.b;
+  for (int i = 0; i < problem.size(); ++i) {
+    const JacobianRow& r = st.rows[static_cast<std::size_t>(i)];
+    if (r.body_a < nb) w(i) += r.ja.dot(impulse[r.body_a]);
+    if (r.body_b < nb) w(i) += r.jb.dot(impulse[r.body_b]);
+  }
+  for (const LcpStructure::Entry& e : st.coupling) w(e.row) += e.value * z(e.col);
+}
+
+void complementarity_w_into(const LcpProblem& problem, const VecX& z, VecX& w) {
+  if (problem.has_matrix()) w.noalias() = problem.A * z + problem.b;
+  else structure_w_into(problem, z, w);
+}
+
+}  // namespace
+
 void measure_residuals(const LcpProblem& problem, const VecX& z, SolverResult& result) {
   const int n = problem.size();
   if (n == 0) {
@@ -177,31 +208,20 @@ void measure_residuals(const LcpProblem& problem, const VecX& z, SolverResult& r
     result.complementarity = result.feasibility = std::numeric_limits<double>::infinity();
     return;
   }
-  solver_detail::residuals_from_w(problem, z, complementarity_w(problem, z), result);
+  thread_local VecX w;  // kept from call to call (issue 11 item 5)
+  complementarity_w_into(problem, z, w);
+  solver_detail::residuals_from_w(problem, z, w, result);
 }
 
 VecX complementarity_w(const LcpProblem& problem, const VecX& z) {
-  if (problem.has_matrix()) return problem.A * z + problem.b;
-  return structure_w(problem, z);
+  VecX w;
+  complementarity_w_into(problem, z, w);
+  return w;
 }
 
 VecX structure_w(const LcpProblem& problem, const VecX& z) {
-  const LcpStructure& st = problem.structure;
-  const std::size_t nb = st.inverse_mass.size();
-  std::vector<Vec6> impulse(nb, Vec6::Zero());  // G z per body
-  for (int i = 0; i < problem.size(); ++i) {
-    const JacobianRow& r = st.rows[static_cast<std::size_t>(i)];
-    if (r.body_a < nb) impulse[r.body_a] += z(i) * r.ja;
-    if (r.body_b < nb) impulse[r.body_b] += z(i) * r.jb;
-  }
-  for (std::size_t b = 0; b < nb; ++b) impulse[b] = st.inverse_mass[b] * impulse[b];  // u = M^-1 G z
-  VecX w = problem.b;
-  for (int i = 0; i < problem.size(); ++i) {
-    const JacobianRow& r = st.rows[static_cast<std::size_t>(i)];
-    if (r.body_a < nb) w(i) += r.ja.dot(impulse[r.body_a]);
-    if (r.body_b < nb) w(i) += r.jb.dot(impulse[r.body_b]);
-  }
-  for (const LcpStructure::Entry& e : st.coupling) w(e.row) += e.value * z(e.col);
+  VecX w;
+  structure_w_into(problem, z, w);
   return w;
 }
 
