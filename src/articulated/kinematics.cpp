@@ -50,7 +50,9 @@ Pose link_body_pose(const ArticulatedTree& tree, const TreeKinematics& kin, int 
 }
 
 Vec6 link_body_velocity(const ArticulatedTree& tree, const TreeKinematics& kin, int i) {
-  const Mat3 R = kin.from_world[i].E.transpose();  // link axes in the world
+  // link axes in the world; .eval() because at -O1 GCC reads Eigen's aliasing
+  // check of a transpose assigned into R as a read of R (-Wmaybe-uninitialized)
+  const Mat3 R = kin.from_world[i].E.transpose().eval();
   const Vec6& s = kin.velocity[i];
   const Vec3 w = angular(s);
   Vec6 out;
@@ -75,7 +77,7 @@ MatX point_jacobian(const ArticulatedTree& tree, const TreeKinematics& kin, int 
 
 double link_kinetic_energy(const ArticulatedTree& tree, const TreeKinematics& kin, int i) {
   const Link& l = tree.link(i);
-  const Mat3 R = kin.from_world[i].E.transpose();
+  const Mat3 R = kin.from_world[i].E.transpose().eval();
   const Vec6 body = link_body_velocity(tree, kin, i);
   const Vec3 w = body.tail<3>();
   return 0.5 * (l.mass * body.head<3>().squaredNorm() + w.dot(R * l.inertia * R.transpose() * w));
