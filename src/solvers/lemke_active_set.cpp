@@ -210,20 +210,16 @@ void equilibration(const MatX& A, VecX& D, VecX& row, VecX& col, std::vector<int
     D(i) = row(i) > 0.0 && col(i) > 0.0 ? 1.0 / std::sqrt(row(i) * col(i)) : 1.0;
 }
 
-std::vector<int> guess_active_set(const LcpProblem& p, const VecX& z) {
-  RefineWorkspace ws;
-  guess_active_set(p, z, ws);
-  return std::move(ws.J);
-}
+namespace {
 
-void guess_active_set(const LcpProblem& p, const VecX& z, RefineWorkspace& ws) {
+// guess_active_set into J, with the layout's scratch
+void guess_into(const LcpProblem& p, const VecX& z, std::vector<int>& J, ContactLayout& scratch, std::string& why) {
   const int n = p.size();
-  std::vector<int>& J = ws.J;
   J.clear();
   const double cut = kNoiseImpulse * z.maxCoeff();
   for (int i = 0; i < n; ++i)
     if (z(i) > cut) J.push_back(i);
-  const ContactLayout* layout = contact_layout(p, ws.layout, ws.why);
+  const ContactLayout* layout = contact_layout(p, scratch, why);
   if (!layout) return;
   bool sliding = false;
   for (const ContactRows& c : layout->contacts) sliding = sliding || z(c.slip) > cut;
@@ -241,6 +237,20 @@ void guess_active_set(const LcpProblem& p, const VecX& z, RefineWorkspace& ws) {
     if (!impulse) J.push_back(least);
   }
   std::sort(J.begin(), J.end());
+}
+
+}  // namespace
+
+std::vector<int> guess_active_set(const LcpProblem& p, const VecX& z) {
+  std::vector<int> J;
+  ContactLayout scratch;
+  std::string why;
+  guess_into(p, z, J, scratch, why);
+  return J;
+}
+
+void guess_active_set(const LcpProblem& p, const VecX& z, RefineWorkspace& ws) {
+  guess_into(p, z, ws.J, ws.layout, ws.why);
 }
 
 const Refined& refine_active_set(const LcpProblem& p, const VecX& D, double threshold, double target, int rounds,
