@@ -81,9 +81,13 @@ BenchScene pyramid() {
 
 }  // namespace
 
-// n cubes at random orientations, dropped from a grid of cells 1.8 m apart
-// (more than a cube's diagonal) into a square walled container as wide as the
-// grid: g x g cells a layer, g = ceil(sqrt(n / layers))
+// n cubes at random orientations, dropped from a grid of cells 2 m apart into
+// a square walled container as wide as the grid: g x g cells a layer,
+// g = ceil(sqrt(n / layers)). A turned unit cube reaches sqrt(3) / 2 = 0.866 m
+// from its centre and each centre moves up to 0.1 m off its cell's: cells of
+// 2 m leave 2 (1 - 0.966) = 0.068 m between any two cubes, 0.034 m to the
+// walls and 0.134 m to the ground. (Cells of 1.8 m let neighbours start overlapping, by
+// up to 0.13 m: a pile could begin with bodies inside each other.)
 BenchScene make_pile(int n, int layers) {
   if (n < 1) throw std::invalid_argument("pile: needs at least one box");
   BenchScene s;
@@ -91,14 +95,14 @@ BenchScene make_pile(int n, int layers) {
   s.duration = 2.0;  // kept short: pegsim's steps cost over a second each once the pile forms
   s.settle_time = 1.5;
   const int g = static_cast<int>(std::ceil(std::sqrt(n / static_cast<double>(layers))));
-  constexpr double kCell = 1.8, kWall = 0.4, kWallHeight = 3.0;
+  constexpr double kCell = 2.0, kWall = 0.4, kWallHeight = 3.0;
   const double width = g * kCell;
   Draw draw(static_cast<std::uint32_t>(7700 + n));
   for (int k = 0; k < n; ++k) {
     const int layer = k / (g * g), cell = k % (g * g);
     const double x = ((cell % g) + 0.5) * kCell - 0.5 * width + draw.in(-0.1, 0.1);
     const double y = ((cell / g) + 0.5) * kCell - 0.5 * width + draw.in(-0.1, 0.1);
-    BenchBody b = cube_at(x, y, 0.5 * kCell + 0.05 + layer * kCell);
+    BenchBody b = cube_at(x, y, 0.5 * kCell + layer * kCell);
     b.pose.orientation = draw.rotation();
     s.bodies.push_back(b);
     s.rest_height.push_back(kNaN);
