@@ -59,6 +59,16 @@ struct PivotRules {
   // For small, well-conditioned problems (contact blocks): the textbook tests
   // at rounding level, exact up to rounding.
   static PivotRules strict() { return {1e-11, 1e-12, 1e-12, 0.0, 0, nullptr}; }
+
+  // For problems whose rows are mostly dependent (a pile: a few bodies under
+  // hundreds of rows), the second path of lemke.cpp when the first fails:
+  // a larger pivot tolerance (an entry of d that is zero in exact arithmetic
+  // comes out as rounding of the size of |B^-1| eps, and taken as a pivot it
+  // makes the basis singular) and a larger absolute tie (at a degenerate
+  // vertex the lexicographic rule then chooses among all the rows that block
+  // there, not only the row whose rounding made it block first). Chosen on
+  // the problems of tumbling-cube piles, lemke.cpp.
+  static PivotRules dependent_rows() { return {1e-8, 1e-9, 1e-10, 1e-12, 0, nullptr}; }
 };
 
 PivotRun complementary_pivoting(const ScaledMatrix& M, const VecX& q, const PivotRules& rules,

@@ -97,7 +97,14 @@ struct Golden {
 };
 
 // One scene per stepper and contact model the shipped scenes exercise.
-// Last changed on purpose: Lemke's warm start on the structure (lemke.hpp,
+// Last changed on purpose: Lemke's second pivot rules after a failed path
+// (lemke.hpp step 4, PivotRules::dependent_rows) moved box-stack-2d alone,
+// the standard model's failing stack, whose solves fail from its traps: over
+// its whole run (`pegsim run scenes/box-stack-2d.yaml`) failed solves
+// 1327 -> 1209 of about 1990, penetration 4.8 -> 4.1 mm; its failed solves'
+// uncertified impulses, applied, raise the energy by up to 112 J before and
+// 1020 J after (the hazard of keeping them, issue 17). PEG's P8
+// (contact/peg_3d.cpp) moved none of them. Before: Lemke's warm start on the structure (lemke.hpp,
 // solve_on_structure: w = A z + b summed through G, M^-1 and C) moved
 // box-stack-2d, triangle-drop, compare-hulls, curved-rest and compare-tilted
 // by rounding; their `pegsim run --steps 300` summaries are unchanged except
@@ -112,7 +119,7 @@ struct Golden {
 // (peg_rows.cpp) moved none of them.
 constexpr Golden kGolden[] = {
     {"box-stack-3d", "", 300, 0xc9759a73653924efull},        // standard model, Stewart-Trinkle, Lemke (the default scene)
-    {"box-stack-2d", "", 300, 0x95180aa539ae2267ull},        // 2D, standard model
+    {"box-stack-2d", "", 300, 0x9718fdd48859f928ull},        // 2D, standard model
     {"triangle-drop", "", 300, 0x682e764217836784ull},       // 2D PEG
     {"compare-hulls", "", 300, 0x3d88d1c0734ea365ull},       // 3D PEG, convex hulls
     {"curved-rest", "", 300, 0xde49a7e5bb4eee21ull},         // curved shapes
