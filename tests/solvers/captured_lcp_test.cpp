@@ -8,7 +8,13 @@
 // the simulator's tolerance. stack2d_*: frictionless 2D stacks with opposing
 // penetrating contacts, infeasible or feasible only with impulses beyond what
 // double precision resolves at that tolerance: any status goes, as long as it
-// claims nothing a feasibility LP contradicts.
+// claims nothing a feasibility LP contradicts. pile16_*: islands of a
+// 16-cube tumbling pile (bench/scenes/tumbling_pile.py, PEG, h = 0.005) of
+// a few falling and landing cubes: 91-126 rows over a few cubes' velocities,
+// most rows dependent, PEG slack rows in two of them; Lemke's default pivot
+// rules end on a false ray in all three, its second rules
+// (PivotRules::dependent_rows) solve them (docs/performance.md, "Piles that
+// started inside each other").
 #include "solvers/lemke.hpp"
 
 #include "solvers/feasibility_lp.hpp"
@@ -29,6 +35,7 @@ const std::vector<std::string> kStack3d = {"stack3d_step408.lcp", "stack3d_step8
                                            "stack3d_step1059.lcp"};
 const std::vector<std::string> kStack2d = {"stack2d_step70.lcp", "stack2d_step82.lcp",
                                            "stack2d_step92.lcp"};
+const std::vector<std::string> kPile16 = {"pile16_step145.lcp", "pile16_step161.lcp", "pile16_step182.lcp"};
 
 // The simulator's acceptance threshold: SolverOptions::tolerance * (1 + |b|_inf).
 double threshold(const LcpProblem& p) { return test::threshold(p, SolverOptions{}.tolerance); }
@@ -68,6 +75,21 @@ TEST(CapturedLcp, Stack3dStepsAreSolvedToTheSimulatorTolerance) {
     EXPECT_EQ(r.regularization_level, 0) << name;
     EXPECT_GT(r.iterations, 0) << name;
     EXPECT_LE(r.iterations, 200) << name;  // some 30 pivots; the old solver took 400-750
+    expect_solution(p, z, name);
+  }
+}
+
+// A solution exists (PATH, Fischer-Newton, the interior-point solver or
+// Siconos's Lemke find one too, measured on the same files);
+// Lemke must find one to the simulator's tolerance, without the Tikhonov
+// ladder, whose rungs solve a nearby problem instead.
+TEST(CapturedLcp, Pile16IslandsAreSolvedToTheSimulatorTolerance) {
+  for (const std::string& name : kPile16) {
+    const LcpProblem p = test::load_lcp_file(test::data_path(name));
+    VecX z;
+    const SolverResult r = solve(p, z);
+    ASSERT_EQ(r.status, SolverStatus::Solved) << name << ": " << r.message;
+    EXPECT_EQ(r.regularization_level, 0) << name;
     expect_solution(p, z, name);
   }
 }
