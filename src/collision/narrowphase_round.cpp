@@ -10,6 +10,7 @@
 #include "collision/narrowphase_curved.hpp"
 #include "geometry/distance.hpp"
 #include "geometry/gjk.hpp"
+#include "geometry/plane_height.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -157,11 +158,7 @@ Vec3 nearest_on_segment(const Vec3& p, const Vec3& q, const Vec3& x) {
 SurfacePoint nearest_on_polyhedron(const Polyhedron& p, const Vec3& x) {
   SurfacePoint best;
   std::size_t shallowest = 0;
-  double height = -std::numeric_limits<double>::infinity();
-  for (std::size_t f = 0; f < p.faces.size(); ++f) {
-    const double h = p.faces[f].normal.dot(x) - p.faces[f].offset;
-    if (h > height) height = h, shallowest = f;
-  }
+  const double height = plane_height(p, x, &shallowest);
   if (height <= 0.0) {
     const PolyFace& f = p.faces[shallowest];
     return SurfacePoint{height, x - height * f.normal, f.normal};

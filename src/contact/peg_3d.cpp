@@ -140,11 +140,11 @@
 // thesis 4.1 (Fig. 4.4) says LNC permits.
 #include "contact/peg.hpp"
 #include "geometry/penetration.hpp"
+#include "geometry/plane_height.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <array>
-#include <limits>
 #include <iterator>
 #include <tuple>
 #include <utility>
@@ -374,15 +374,10 @@ class Pair3d {
     return std::min(outside(c.body_b, c.point_a), outside(c.body_a, c.point_b)) <= overlap_depth() + tolerance;
   }
 
-  // P8: how far the world point x lies outside body b's part: the largest
-  // signed distance to its face planes (<= 0 inside; outside, at least the
-  // distance to the part).
+  // P8: how far the world point x lies outside body b's part (its height
+  // above the part's face planes, geometry/plane_height.hpp; <= 0 inside).
   double outside(std::uint32_t b, const Vec3& x) const {
-    const Polyhedron& p = *polyhedron(b);
-    const Vec3 local = state_.bodies[b].pose.to_body(x);
-    double d = -std::numeric_limits<double>::infinity();
-    for (const PolyFace& f : p.faces) d = std::max(d, f.normal.dot(local) - f.offset);
-    return d;
+    return plane_height(*polyhedron(b), state_.bodies[b].pose.to_body(x));
   }
 
   // P5: how deep the two parts overlap at the step's start (separating axis

@@ -2,6 +2,7 @@
 #include "geometry/curved_pairs.hpp"
 
 #include "geometry/gjk.hpp"
+#include "geometry/plane_height.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -36,11 +37,7 @@ PenetrationAxis plane_axis(const HalfSpace& h, const Pose& ph, const Shape& b, c
 bool inside(const Shape& s, const Pose& pose, const Vec3& x) {
   const Vec3 y = pose.to_body(x);
   if (const auto* h = std::get_if<HalfSpace>(&s)) return h->normal.dot(y) <= h->offset;
-  if (const auto* p = std::get_if<Polyhedron>(&s)) {
-    for (const PolyFace& f : p->faces)
-      if (f.normal.dot(y) > f.offset) return false;
-    return true;
-  }
+  if (const auto* p = std::get_if<Polyhedron>(&s)) return plane_height(*p, y) <= 0.0;
   if (const auto* p = std::get_if<Polygon>(&s)) {
     const Vec2 y2(y.x(), y.y());
     for (int e = 0; e < p->size(); ++e)

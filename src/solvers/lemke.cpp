@@ -180,7 +180,7 @@ SolverResult LemkeSolver::solve(const LcpProblem& problem, VecX& z) {
       log += " time budget of " + std::to_string(options_.time_budget) + " s spent;";
       break;
     }
-    if (level == 1 && m_inf == 0.0)
+    if (path == 2)  // the first rung
       for (int i = 0; i < n; ++i)
         m_inf = std::max(m_inf, problem.A.row(i).cwiseAbs().dot(D) * D(i) / alpha);
     if (level > 0) M.shift = kLadder[level - 1] * m_inf;

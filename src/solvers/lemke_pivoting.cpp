@@ -271,9 +271,9 @@ class Tableau {
 // cost about n (k + 2), k the stored columns of B^-1 (the z variables in the
 // basis). The pivot limit alone (10 n + 10) allows O(n^3) per path, and
 // lemke.cpp runs up to six paths per solve (the default rules, the second
-// rules, four rungs): at n = 1000 (a 10-box
-// stack under the standard model, 110 contacts) a failing solve took tens of
-// seconds, and `pegsim bench` over 400 such steps did not finish (issue 17).
+// rules, four rungs): at n = 1000 (a 10-box stack under the standard model,
+// 110 contacts) a failing solve took tens of seconds, and `pegsim bench` over
+// 400 such steps did not finish (issue 17).
 // 4e8 multiply-adds (about 0.3 s) bound a path deterministically (no clock);
 // solves that succeed need n / 10 .. 2 n pivots, 1e8 at n = 400.
 constexpr double kPathWork = 4e8;

@@ -104,8 +104,8 @@ struct Golden {
 // 1327 -> 1209 of about 1990, penetration 4.8 -> 4.1 mm; its failed solves'
 // uncertified impulses, applied, raise the energy by up to 112 J before and
 // 1020 J after (the hazard of keeping them, issue 17). PEG's P8
-// (contact/peg_3d.cpp) moved none of them. Before: Lemke's warm start on the structure (lemke.hpp,
-// solve_on_structure: w = A z + b summed through G, M^-1 and C) moved
+// (contact/peg_3d.cpp) moved none of them. Before: Lemke's warm start on the
+// structure (lemke.hpp, solve_on_structure: w = A z + b summed through G, M^-1 and C) moved
 // box-stack-2d, triangle-drop, compare-hulls, curved-rest and compare-tilted
 // by rounding; their `pegsim run --steps 300` summaries are unchanged except
 // box-stack-2d's, the standard model's documented failing stack (its traps
