@@ -106,6 +106,8 @@ void bind_report(py::module_& m) {
       .def_readonly("solver_calls", &StepReport::solver_calls)
       .def_readonly("solver_failures", &StepReport::solver_failures)
       .def_readonly("solver_recoveries", &StepReport::solver_recoveries)
+      .def_readonly("impulses_scaled", &StepReport::impulses_scaled,
+                    "islands whose impulses the energy bound scaled down (src/sim/impulse_energy.hpp; among the failures)")
       .def_readonly("problem_size", &StepReport::problem_size)
       .def_readonly("max_penetration", &StepReport::max_penetration, "deepest overlap after the step (m)")
       .def_readonly("position_corrections", &StepReport::position_corrections,

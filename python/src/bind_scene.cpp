@@ -193,6 +193,10 @@ void bind_scene(py::module_& m) {
       .def_property("position_correction", [](const Scene& s) { return s.model.options.position_correction; },
                     [](Scene& s, bool on) { s.model.options.position_correction = on; },
                     "project poses out of overlap after each step (sim/position_correction.cpp)")
+      .def_property("energy_bound",
+                    [](const Scene& s) { return s.model.options.energy_bound; },
+                    [](Scene& s, bool on) { s.model.options.energy_bound = on; },
+                    "hold every island's impulses to the energy bound (src/sim/impulse_energy.hpp)")
       .def_property("gravity", [](const Scene& s) { return vector_of(s.model.options.gravity); },
                     [](Scene& s, py::handle g) {
                       const bool planar = s.model.options.dimension == Dimension::Planar;

@@ -22,7 +22,7 @@ SceneOptions parse_options(const Field& options) {
                        "friction_directions", "gyroscopic", "friction", "stepper", "model", "formulation", "solver",
                        "gravity", "solver_tolerance", "solver_max_iterations", "max_problem_size", "solver_relaxation", "solver_chain",
                        "solver_time_budget",
-                       "max_cone_violation", "max_penetration", "islands", "position_correction",
+                       "max_cone_violation", "energy_bound", "max_penetration", "islands", "position_correction",
                        "correction_tolerance", "correction_iterations", "joint_stabilization", "joint_correction",
                        "joint_eps_p", "joint_eps_v", "joint_correction_iterations",
                        // the impulse stepper (SimOptions::impulse); restitution is shared with convex-impulse
@@ -136,6 +136,7 @@ SceneOptions parse_options(const Field& options) {
   if (Field f = options["solver_time_budget"]; f.present()) sim.solver_time_budget = f.non_negative();
   if (Field f = options["max_penetration"]; f.present()) sim.max_penetration = f.non_negative();
   if (Field f = options["islands"]; f.present()) sim.islands = f.boolean();
+  if (Field f = options["energy_bound"]; f.present()) sim.energy_bound = f.boolean();
   if (Field f = options["gyroscopic"]; f.present()) parse_gyroscopic(f.choice(gyroscopic_names()), sim.gyroscopic);
   if (Field f = options["position_correction"]; f.present()) sim.position_correction = f.boolean();
   if (Field f = options["correction_tolerance"]; f.present()) sim.correction_tolerance = f.positive();

@@ -58,8 +58,20 @@ void CertificationLog::on_step(const Model& model, const State&, const StepRepor
       std::snprintf(part, sizeof part, "a problem of %d variables, over max_problem_size %d: not solved, no contact impulses (a failure)",
                     island.problem_size, model.options.max_problem_size);
       line += part;
+    } else if (island.impulse_scale < 1.0 && !island.attempts.empty() && island.attempts.back().accepted) {
+      char part[200];
+      std::snprintf(part, sizeof part,
+                    "; the solution's impulses exceed the energy bound (sim/impulse_energy.hpp): scaled by %.3g (a failure)",
+                    island.impulse_scale);
+      line += part;
     } else {
       line += island.certified ? "" : "; not certified, the last solver's impulses were kept (a failure)";
+      if (island.impulse_scale < 1.0) {
+        char part[120];
+        std::snprintf(part, sizeof part, ", scaled by %.3g to the energy bound (sim/impulse_energy.hpp)",
+                      island.impulse_scale);
+        line += part;
+      }
     }
     if (island.recovered) line += "; recovered without penetration correction";
     warn(line);

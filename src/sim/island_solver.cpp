@@ -2,10 +2,12 @@
 
 #include "joints/joint_problem.hpp"
 #include "sim/certification.hpp"
+#include "sim/impulse_energy.hpp"
 #include "sim/stage_timer.hpp"
 #include "solvers/solver_common.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 
 namespace pegsim {
@@ -148,6 +150,20 @@ void IslandSolver::solve(const Model& model, const State& state, const std::vect
         changed = true;
         result.status = SolverStatus::NumericalFailure;
         result.message = "solver returned non-finite impulses; contact impulses dropped";
+      }
+      if (model.options.energy_bound && !(trees_ && trees_->touches(problem))) {
+        const double s = energy_bounded_scale(impulse_work(problem, z_, inverse_mass, free_velocity));
+        if (s < 1.0) {  // sim/impulse_energy.hpp: more kinetic energy than the gaps and targets allow
+          z_ *= s;
+          ir.impulse_scale = s;
+          ir.certified = false;  // a solution that launches bodies is not one to trust
+          ++report.impulses_scaled;
+          changed = true;
+          char part[96];
+          std::snprintf(part, sizeof part, "; impulses scaled by %.3g to the energy bound", s);
+          result.message += part;
+          if (result.ok()) result.status = SolverStatus::NumericalFailure;
+        }
       }
       if (changed) {
         SolverResult measured;

@@ -16,6 +16,11 @@
 // chain's last solver. The island stays counted as a failure either way; a
 // recovered island's problem (problems()) and residuals are the clamped
 // problem's.
+//
+// Every island's impulses, solved or not, are then held to the energy bound
+// of sim/impulse_energy.hpp (SimOptions::energy_bound): impulses that would
+// give the bodies more kinetic energy than the gaps and targets allow are
+// scaled down, and the island counts as a failure.
 #pragma once
 
 #include "contact/constraint_set.hpp"

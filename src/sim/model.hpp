@@ -147,6 +147,12 @@ struct SimOptions {
   // contact (a miss escalates like a residual miss); max_penetration (m)
   // bounds the overlap after the step (a miss is counted and warned about).
   double max_cone_violation = std::numeric_limits<double>::infinity();
+  // Every island's impulses (a failed solve's best point, or a solution of a
+  // problem whose rows contradict each other) are held to the energy bound of
+  // sim/impulse_energy.hpp: the kinetic energy they add at most what the gap
+  // and target terms ask for; above it they are scaled down and the island
+  // counts as a failure. Off: applied as they are.
+  bool energy_bound = true;
   double max_penetration = std::numeric_limits<double>::infinity();
   bool islands = true;  // one problem per contact island (sim/islands.hpp); false: one for all
   // Position correction after the step (sim/position_correction.cpp): while two

@@ -37,6 +37,7 @@ SolverResult SolverChain::solve(const ConstraintSet& set, StepProblem& problem, 
   out.problem_size = lcp.size();
   out.attempts.clear();
   out.recovered = false;
+  out.impulse_scale = 1.0;
   SolverResult result, measured;
   double best_residual = std::numeric_limits<double>::infinity();
   bool have_best = false;

@@ -35,6 +35,7 @@ void RunStatistics::on_step(const Model& model, const State& state, const StepRe
     for (const SolveAttempt& a : island.attempts) out_of_time += a.out_of_time;
   if (r.short_contact_distance > 0) ++short_contact_distance;
   solver_recoveries += r.solver_recoveries;
+  impulses_scaled += r.impulses_scaled;
   islands_max = std::max(islands_max, static_cast<int>(r.islands.size()));
   escalations += r.escalations;
   if (r.escalations > 0) ++steps_with_escalations;
@@ -128,6 +129,9 @@ std::string RunStatistics::summary(double wall_seconds) const {
   add("standard-model traps  %ld (max %d per step, in %ld steps)\n", traps_total, traps_max, steps_with_traps);
   add("solver calls          %ld, failures %ld (recovered without psi/h: %ld), regularized %d\n", solver_calls,
       solver_failures, solver_recoveries, regularized_solves);
+  if (impulses_scaled > 0)
+    add("energy bound          %ld islands had their impulses scaled down (sim/impulse_energy.hpp; among the failures)\n",
+        impulses_scaled);
   if (non_finite_steps > 0) out += "non-finite            " + non_finite_text() + "\n";
   if (over_budget > 0)
     add("over budget           %ld islands over max_problem_size, not solved (among the failures)\n", over_budget);

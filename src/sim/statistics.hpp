@@ -35,6 +35,7 @@ class RunStatistics final : public StepObserver {
   long out_of_time = 0;  // solves stopped by solver_time_budget (SolveAttempt::out_of_time)
   long short_contact_distance = 0;  // steps with a body that may travel farther than a fixed eps
   long solver_recoveries = 0;
+  long impulses_scaled = 0;  // islands whose impulses the energy bound scaled (sim/impulse_energy.hpp)
   int regularized_solves = 0;
   int islands_max = 0;                     // most islands (problems) in one step
   long escalations = 0;                    // solves handed on along the solver chain

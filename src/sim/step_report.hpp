@@ -62,6 +62,8 @@ struct IslandReport {
   bool certified = true;              // the last attempt was accepted
   bool over_budget = false;           // more variables than SimOptions::max_problem_size: not solved
   bool recovered = false;             // re-solved without the psi/h term (World::recover_without_stabilization)
+  // impulses scaled by this to meet the energy bound (sim/impulse_energy.hpp); 1: unscaled
+  double impulse_scale = 1.0;
   // residuals of the applied impulses, re-measured by measure_residuals (solvers/lcp.hpp)
   double complementarity = 0.0, feasibility = 0.0;
   // linearized friction cone (thesis eq. 2.21): max over frictional contacts
@@ -106,6 +108,7 @@ struct StepReport {
   int solver_failures = 0;                // islands whose last solver in the chain was not accepted
   int over_budget = 0;                    // islands over SimOptions::max_problem_size (not solved; among the failures)
   int solver_recoveries = 0;              // failures recovered by re-solving without the psi/h term
+  int impulses_scaled = 0;                // islands whose impulses the energy bound scaled down (among the failures)
   int escalations = 0;                    // solves handed to the next solver of the chain, all islands
   int problem_size = 0;                   // LCP variables, summed over problems
   std::vector<IslandReport> islands;      // one per island solved, by smallest body index
@@ -175,7 +178,7 @@ struct StepReport {
     impulses.clear();
     solver = SolverResult{};
     solver.status = SolverStatus::Solved;
-    solver_calls = solver_failures = over_budget = solver_recoveries = escalations = problem_size = 0;
+    solver_calls = solver_failures = over_budget = solver_recoveries = impulses_scaled = escalations = problem_size = 0;
     for (IslandReport& r : islands) spare_islands.put(std::move(r));
     islands.clear();
     solved_by.clear();

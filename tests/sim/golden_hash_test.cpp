@@ -97,7 +97,12 @@ struct Golden {
 };
 
 // One scene per stepper and contact model the shipped scenes exercise.
-// Last changed on purpose: Lemke's second pivot rules after a failed path
+// Last changed on purpose: the energy bound on every island's impulses
+// (sim/impulse_energy.hpp) moved box-stack-2d alone, the standard model's
+// failing stack, whose trapped corners ask for contradictory separations:
+// over its whole run failed solves 1209 -> 516 of about 2000 (44 of them
+// islands the bound scaled, most certified solves that launched boxes),
+// largest energy rise 1020 -> 30 J, penetration 4.1 -> 5.1 mm. Before: Lemke's second pivot rules after a failed path
 // (lemke.hpp step 4, PivotRules::dependent_rows) moved box-stack-2d alone,
 // the standard model's failing stack, whose solves fail from its traps: over
 // its whole run (`pegsim run scenes/box-stack-2d.yaml`) failed solves
@@ -119,7 +124,7 @@ struct Golden {
 // (peg_rows.cpp) moved none of them.
 constexpr Golden kGolden[] = {
     {"box-stack-3d", "", 300, 0xc9759a73653924efull},        // standard model, Stewart-Trinkle, Lemke (the default scene)
-    {"box-stack-2d", "", 300, 0x9718fdd48859f928ull},        // 2D, standard model
+    {"box-stack-2d", "", 300, 0x2a9ab19dea12297bull},        // 2D, standard model
     {"triangle-drop", "", 300, 0x682e764217836784ull},       // 2D PEG
     {"compare-hulls", "", 300, 0x3d88d1c0734ea365ull},       // 3D PEG, convex hulls
     {"curved-rest", "", 300, 0xde49a7e5bb4eee21ull},         // curved shapes

@@ -1,0 +1,74 @@
+#include "sim/impulse_energy.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pegsim {
+
+// E's room above 1/2 (sum d_i sqrt(mu_i))^2, which one contact reaches
+// exactly: 4 (the rows' speeds doubled). Over 1000 random pours
+// (bench/pour_soak.cpp) six certified islands around a few contacts on
+// spinning hulls reached 1.1-3.1x of it, the launches 5.8x to 450,000x
+// (docs/reliability.md, "The energy bound").
+constexpr double kGapEnergyFactor = 4.0;
+
+ImpulseWork impulse_work(const StepProblem& problem, const VecX& z, const std::vector<InverseMass>& inverse_mass,
+                         const std::vector<Vec6>& free_velocity) {
+  const LcpStructure& st = problem.lcp.structure;
+  const std::size_t nb = st.scene_body.empty() ? free_velocity.size() : st.scene_body.size();
+  auto rate = [&](const JacobianRow& r) {  // G_i' nu*
+    double w = 0.0;
+    if (r.body_a != kNoBody) w += r.ja.dot(free_velocity[st.scene_index(r.body_a)]);
+    if (r.body_b != kNoBody) w += r.jb.dot(free_velocity[st.scene_index(r.body_b)]);
+    return w;
+  };
+  auto reduced_mass = [&](const JacobianRow& r) {  // 1 / (1/m_a + 1/m_b) of the row's bodies
+    double inverse = 0.0;
+    if (r.body_a != kNoBody) inverse += inverse_mass[st.scene_index(r.body_a)].inv_mass;
+    if (r.body_b != kNoBody) inverse += inverse_mass[st.scene_index(r.body_b)].inv_mass;
+    return inverse > 0.0 ? 1.0 / inverse : 0.0;
+  };
+  ImpulseWork work;
+  double momentum_sum = 0.0;  // sum d_i sqrt(mu_i) over the rows with an impulse
+  thread_local std::vector<Vec6> impulse;  // p = G z per body the rows name (reused: a step allocates nothing)
+  impulse.assign(nb, Vec6::Zero());
+  for (std::size_t v = 0; v < st.rows.size(); ++v) {
+    const JacobianRow& r = st.rows[v];
+    if (z(v) == 0.0 || (r.body_a == kNoBody && r.body_b == kNoBody)) continue;  // slip and PEG slack rows: no impulse
+    if (r.body_a != kNoBody) impulse[r.body_a] += r.ja * z(v);
+    if (r.body_b != kNoBody) impulse[r.body_b] += r.jb * z(v);
+    double measured = rate(r);  // what the row measures of nu*: R_i' nu* (R = G + extra for PEG's rows)
+    double target = r.prescribed;
+    if (v < problem.measure_extra.size()) {  // PEG's rows; joint rows appended after them have none
+      measured += rate(problem.measure_extra[v]);
+      target += problem.measure_extra[v].prescribed;
+    }
+    const double e = problem.lcp.b(static_cast<Eigen::Index>(v)) - measured;
+    const bool joint = v < problem.var_joint.size() && problem.var_joint[v] >= 0;
+    if (joint) target = e;  // a joint's stabilization (and motor) terms: targets, not gaps
+    const double gap = e - target;
+    work.target_work += std::max(0.0, -z(v) * target);
+    work.gap_work += std::max(0.0, -z(v) * gap);
+    if (gap < 0.0) momentum_sum += -gap * std::sqrt(reduced_mass(r));
+  }
+  work.gap_energy = kGapEnergyFactor * 0.5 * momentum_sum * momentum_sum;
+  for (std::size_t b = 0; b < nb; ++b) {
+    const std::uint32_t scene = st.scene_index(static_cast<std::uint32_t>(b));
+    work.free_work += impulse[b].dot(free_velocity[scene]);
+    work.quadratic += impulse[b].dot(inverse_mass[scene].apply(impulse[b]));
+  }
+  return work;
+}
+
+double energy_bounded_scale(const ImpulseWork& w) {
+  const double slack = 1e-9 * (std::abs(w.free_work) + w.quadratic + w.target_work + w.gap_work);
+  const double bound = std::min(w.gap_work, w.gap_energy);
+  if (w.energy_change() <= w.target_work + bound + slack) return 1.0;
+  // s a + 1/2 s^2 c <= s T + B: the positive root of 1/2 c s^2 + (a - T) s - B
+  const double linear = w.free_work - w.target_work;
+  if (!(w.quadratic > 0.0)) return linear > 0.0 ? std::clamp(bound / linear, 0.0, 1.0) : 1.0;
+  const double s = (-linear + std::sqrt(linear * linear + 2.0 * w.quadratic * bound)) / w.quadratic;
+  return std::clamp(s, 0.0, 1.0);
+}
+
+}  // namespace pegsim
