@@ -130,6 +130,19 @@
 //    its flipped copy C4) is kept only when one of its witness points lies
 //    inside the other part or outside it by no more than the parts overlap
 //    (admissible() below).
+// P9 P7 compares an X-constraint's edge-edge contact only with its own facet
+//    contact. Random pour seed 903 met the flipped copy C4 of a contact whose
+//    edges were 0.14 mm apart (so C4 read 0.14 mm "deep": P8 keeps it, its
+//    witness points within the parts' 2.7 mm overlap elsewhere), pushing 7.7
+//    degrees from opposite an applicable vertex-face contact of another
+//    constraint of the same pair; Lemke solved the island with opposing
+//    impulses of up to 8.6e5 N s and the hulls gained 131,600 J. Two convex
+//    parts cannot be pushed apart both ways: a violated edge-edge contact
+//    (C3 or C4) of Algorithm 14 that opposes, as P7 judges it, any applicable
+//    vertex-face contact of the pair is dropped (opposes_pair()). A satisfied
+//    one stays (it asks for no separation). Over 1000 random pours with the
+//    energy bound off (sim/impulse_energy.hpp): no seed gains energy (seed
+//    903 did), solver failures 24 -> 16; no golden hash moved.
 //
 // LNC (PegVariant::Lnc): step 1 with every contact a primary (no C-split) and
 // every lone contact constrained, no step 2, and a U-constraint on every
@@ -314,8 +327,9 @@ class Pair3d {
         flipped.features.primary = flipped.features.applicability >= eps_theta && flipped.gap >= -model_.options.eps_feasible;
         const int with_c3 = side >= 0.0 ? c1 : c2;
         const int with_c4 = side >= 0.0 ? c2 : c1;
-        if (usable(c3) && !opposed(contacts_[with_c3], c3)) writer_.x(writer_.add(with_c3), writer_.add(cee));
-        if (usable(flipped) && !opposed(contacts_[with_c4], flipped))
+        if (usable(c3) && !opposed(contacts_[with_c3], c3) && !opposes_pair(c3))
+          writer_.x(writer_.add(with_c3), writer_.add(cee));
+        if (usable(flipped) && !opposed(contacts_[with_c4], flipped) && !opposes_pair(flipped))
           writer_.x(writer_.add(with_c4), writer_.add_new(flipped));
       }
     }
@@ -329,6 +343,15 @@ class Pair3d {
     const Vec3 n = edge.body_a == facet.body_a ? edge.normal : Vec3(-edge.normal);
     const double sin_theta = std::min(1.0, std::abs(model_.options.eps_theta));
     return facet.normal.dot(n) <= -std::sqrt(1.0 - sin_theta * sin_theta);
+  }
+
+  // P9: a violated edge-edge contact (or flipped copy) that pushes opposite
+  // an applicable vertex-face contact of the same pair (as P7 judges it).
+  bool opposes_pair(const Contact& edge) const {
+    if (edge.gap >= -model_.options.eps_feasible) return false;
+    for (const auto& [vertex, k] : s_.vertex_contacts)
+      if (contacts_[k].features.applicability >= model_.options.eps_theta && opposed(contacts_[k], edge)) return true;
+    return false;
   }
 
   // World end points of edge e of body b (tail, head).
