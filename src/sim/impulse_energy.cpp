@@ -68,7 +68,7 @@ double energy_bounded_scale(const ImpulseWork& w) {
   const double linear = w.free_work - w.target_work;
   if (!(w.quadratic > 0.0)) return linear > 0.0 ? std::clamp(bound / linear, 0.0, 1.0) : 1.0;
   const double s = (-linear + std::sqrt(linear * linear + 2.0 * w.quadratic * bound)) / w.quadratic;
-  return std::clamp(s, 0.0, 1.0);
+  return std::isfinite(s) ? std::clamp(s, 0.0, 1.0) : 0.0;  // overflowed impulses: none applied
 }
 
 }  // namespace pegsim

@@ -50,6 +50,7 @@
 
 #include "dynamics/formulation.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace pegsim {
@@ -70,7 +71,8 @@ ImpulseWork impulse_work(const StepProblem& problem, const VecX& z, const std::v
                          const std::vector<Vec6>& free_velocity);
 
 // The largest s in [0, 1] with dT(s z) within the bound (see above); 1 when z
-// meets it. The comparison allows 1e-9 of |a| + c + T + G for rounding.
+// meets it, 0 when the terms overflowed. The comparison allows 1e-9 of
+// |a| + c + T + G for rounding.
 double energy_bounded_scale(const ImpulseWork& work);
 
 }  // namespace pegsim
