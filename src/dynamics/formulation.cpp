@@ -213,19 +213,22 @@ double normal_impulse(const StepProblem& problem, const VecX& z, int contact) {
   return p;
 }
 
-void apply_impulses(const StepProblem& problem, const VecX& z, const std::vector<InverseMass>& minv,
-                    std::vector<Vec6>& velocity) {
-  const LcpStructure& st = problem.lcp.structure;
-  const std::size_t nb = st.scene_body.empty() ? velocity.size() : st.scene_body.size();
-  thread_local std::vector<Vec6> impulse;  // G z per body the rows name
-  impulse.assign(nb, Vec6::Zero());
+void body_impulses(const LcpStructure& st, const VecX& z, std::size_t scene_bodies, std::vector<Vec6>& impulse) {
+  impulse.assign(st.scene_body.empty() ? scene_bodies : st.scene_body.size(), Vec6::Zero());
   for (std::size_t v = 0; v < st.rows.size(); ++v) {
     const JacobianRow& r = st.rows[v];
     if (z(v) == 0.0) continue;
     if (r.body_a != kNoBody) impulse[r.body_a] += r.ja * z(v);
     if (r.body_b != kNoBody) impulse[r.body_b] += r.jb * z(v);
   }
-  for (std::size_t b = 0; b < nb; ++b) {
+}
+
+void apply_impulses(const StepProblem& problem, const VecX& z, const std::vector<InverseMass>& minv,
+                    std::vector<Vec6>& velocity) {
+  const LcpStructure& st = problem.lcp.structure;
+  thread_local std::vector<Vec6> impulse;  // G z per body the rows name
+  body_impulses(st, z, velocity.size(), impulse);
+  for (std::size_t b = 0; b < impulse.size(); ++b) {
     const std::uint32_t scene = st.scene_index(static_cast<std::uint32_t>(b));
     velocity[scene] += minv[scene].apply(impulse[b]);
   }

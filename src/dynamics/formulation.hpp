@@ -96,6 +96,12 @@ void number_island_bodies(LcpStructure& structure, const std::vector<InverseMass
 // variables (0 for a contact with none, such as a PEG secondary sub-contact).
 double normal_impulse(const StepProblem& problem, const VecX& z, int contact);
 
+// p = G z per body the rows name, in their numbering (LcpStructure::scene_body
+// maps it to scene bodies; without one, the first `scene_bodies` bodies):
+// `impulse` is resized to that many bodies and filled.
+void body_impulses(const LcpStructure& structure, const VecX& z, std::size_t scene_bodies,
+                   std::vector<Vec6>& impulse);
+
 // nu^{l+1} = nu* + M^-1 G z (eq. 2.30): accumulates each variable's impulse
 // onto its bodies and adds M^-1 of it to their velocities (scene bodies; the
 // rows' bodies mapped through LcpStructure::scene_body).

@@ -1,5 +1,7 @@
 #include "sim/impulse_energy.hpp"
 
+#include "dynamics/formulation_detail.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -15,13 +17,12 @@ constexpr double kGapEnergyFactor = 4.0;
 ImpulseWork impulse_work(const StepProblem& problem, const VecX& z, const std::vector<InverseMass>& inverse_mass,
                          const std::vector<Vec6>& free_velocity) {
   const LcpStructure& st = problem.lcp.structure;
-  const std::size_t nb = st.scene_body.empty() ? free_velocity.size() : st.scene_body.size();
-  auto rate = [&](const JacobianRow& r) {  // G_i' nu*
-    double w = 0.0;
-    if (r.body_a != kNoBody) w += r.ja.dot(free_velocity[st.scene_index(r.body_a)]);
-    if (r.body_b != kNoBody) w += r.jb.dot(free_velocity[st.scene_index(r.body_b)]);
-    return w;
-  };
+  // reused: a step allocates nothing
+  thread_local std::vector<Vec6> impulse;   // p = G z per body the rows name
+  thread_local std::vector<Vec6> velocity;  // nu* of those bodies, in their numbering
+  body_impulses(st, z, free_velocity.size(), impulse);
+  velocity.resize(impulse.size());
+  for (std::size_t b = 0; b < impulse.size(); ++b) velocity[b] = free_velocity[st.scene_index(static_cast<std::uint32_t>(b))];
   auto reduced_mass = [&](const JacobianRow& r) {  // 1 / (1/m_a + 1/m_b) of the row's bodies
     double inverse = 0.0;
     if (r.body_a != kNoBody) inverse += inverse_mass[st.scene_index(r.body_a)].inv_mass;
@@ -30,17 +31,14 @@ ImpulseWork impulse_work(const StepProblem& problem, const VecX& z, const std::v
   };
   ImpulseWork work;
   double momentum_sum = 0.0;  // sum d_i sqrt(mu_i) over the rows with an impulse
-  thread_local std::vector<Vec6> impulse;  // p = G z per body the rows name (reused: a step allocates nothing)
-  impulse.assign(nb, Vec6::Zero());
   for (std::size_t v = 0; v < st.rows.size(); ++v) {
     const JacobianRow& r = st.rows[v];
     if (z(v) == 0.0 || (r.body_a == kNoBody && r.body_b == kNoBody)) continue;  // slip and PEG slack rows: no impulse
-    if (r.body_a != kNoBody) impulse[r.body_a] += r.ja * z(v);
-    if (r.body_b != kNoBody) impulse[r.body_b] += r.jb * z(v);
-    double measured = rate(r);  // what the row measures of nu*: R_i' nu* (R = G + extra for PEG's rows)
+    // what the row measures of nu*: R_i' nu* (R = G + extra for PEG's rows)
+    double measured = formulation_detail::row_velocity(r, velocity);
     double target = r.prescribed;
     if (v < problem.measure_extra.size()) {  // PEG's rows; joint rows appended after them have none
-      measured += rate(problem.measure_extra[v]);
+      measured += formulation_detail::row_velocity(problem.measure_extra[v], velocity);
       target += problem.measure_extra[v].prescribed;
     }
     const double e = problem.lcp.b(static_cast<Eigen::Index>(v)) - measured;
@@ -52,10 +50,9 @@ ImpulseWork impulse_work(const StepProblem& problem, const VecX& z, const std::v
     if (gap < 0.0) momentum_sum += -gap * std::sqrt(reduced_mass(r));
   }
   work.gap_energy = kGapEnergyFactor * 0.5 * momentum_sum * momentum_sum;
-  for (std::size_t b = 0; b < nb; ++b) {
-    const std::uint32_t scene = st.scene_index(static_cast<std::uint32_t>(b));
-    work.free_work += impulse[b].dot(free_velocity[scene]);
-    work.quadratic += impulse[b].dot(inverse_mass[scene].apply(impulse[b]));
+  for (std::size_t b = 0; b < impulse.size(); ++b) {
+    work.free_work += impulse[b].dot(velocity[b]);
+    work.quadratic += impulse[b].dot(inverse_mass[st.scene_index(static_cast<std::uint32_t>(b))].apply(impulse[b]));
   }
   return work;
 }
