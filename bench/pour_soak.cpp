@@ -1,6 +1,7 @@
 // pegsim_pour_soak: random pours (io/random_pour.hpp) over many seeds, the
 // soak of docs/reliability.md. Prints one line per seed that failed a check
-// and a summary: seeds run, steps, the worst step's problem size and solver
+// and a summary (and one line per seed whose impulses the energy bound scaled,
+// with the steps): seeds run, steps, the worst step's problem size and solver
 // iterations, islands over the budget, solver failures, the largest energy
 // rise above the start, the islands whose impulses the energy bound scaled
 // (sim/impulse_energy.hpp) and the largest step time. Exit 1 if any seed went
@@ -83,6 +84,7 @@ int main(int argc, char** argv) {
     bool ok = true;
     const long n = std::lround(options.duration / options.h);
     std::string error;
+    std::string scaled_at;  // the steps where the energy bound scaled an island's impulses
     for (long k = 0; k < n && error.empty(); ++k) {
       const auto start = std::chrono::steady_clock::now();
       try {
@@ -101,6 +103,7 @@ int main(int argc, char** argv) {
       over_budget += r.over_budget;
       failures += r.solver_failures;
       scaled += r.impulses_scaled;
+      if (r.impulses_scaled > 0) scaled_at += " " + std::to_string(k);
       ok = ok && finite(world.state());
       rise = std::max(rise, mechanical_energy(world.model(), world.state()) - e0);
       ++steps;
@@ -111,6 +114,7 @@ int main(int argc, char** argv) {
       ++bad;
       std::printf("seed %ld: %s, energy rise %.3g J %s\n", seed, ok ? "finite" : "NON-FINITE", rise, error.c_str());
     }
+    if (!scaled_at.empty()) std::printf("seed %ld: impulses scaled by the energy bound at step%s\n", seed, scaled_at.c_str());
   }
   std::printf("seeds %ld, steps %ld, seeds non-finite or gaining energy %ld\n", seeds, steps, bad);
   std::printf("worst step: problem size %d, solver iterations %d, time %.3f s (mean %.3g ms)\n", worst_size,

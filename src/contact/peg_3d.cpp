@@ -139,10 +139,25 @@
 //    impulses of up to 8.6e5 N s and the hulls gained 131,600 J. Two convex
 //    parts cannot be pushed apart both ways: a violated edge-edge contact
 //    (C3 or C4) of Algorithm 14 that opposes, as P7 judges it, any applicable
-//    vertex-face contact of the pair is dropped (opposes_pair()). A satisfied
-//    one stays (it asks for no separation). Over 1000 random pours with the
-//    energy bound off (sim/impulse_energy.hpp): no seed gains energy (seed
-//    903 did), solver failures 24 -> 16; no golden hash moved.
+//    vertex-face contact of the pair is dropped (opposes_pair()). Over 1000
+//    random pours with the energy bound off (sim/impulse_energy.hpp): no
+//    seed gains energy (seed 903 did), solver failures 24 -> 16; no golden
+//    hash moved.
+// P10 A satisfied one can still not hold beside the contact it opposes. With
+//    the energy bound on, pours 98, 492, 812 and 517 had certified solves
+//    scaled by it: a flipped copy C4, its edges 5e-6 to 9e-5 m apart, opposite
+//    an applicable contact 1e-4 m deep (a vertex-face contact; in 517 the C3
+//    of the same edge against a neighbouring edge of the other vertex, whose
+//    normal agrees with the pair's faces). Along opposite normals the pair's
+//    relative motion d must meet n.d >= -gap_1 and n.d <= gap_2, which no
+//    translation does once gap_1 + gap_2 < 0; Lemke met the two with
+//    opposing impulses of ~100 N s that cancelled up to the couple between
+//    their points, and the friction they allowed gave the hulls energy
+//    (thesis 4.8). So P9 also drops a satisfied C3 or C4 that opposes an
+//    applicable contact of the pair, vertex-face or edge-edge (not its own
+//    source), when their gaps sum below -eps_feasible. 1000 pours: islands
+//    scaled by the energy bound 5 -> 0, solver failures 19 -> 11; with the
+//    bound off, no seed gains energy (tests/sim/pour_budget_test.cpp).
 //
 // LNC (PegVariant::Lnc): step 1 with every contact a primary (no C-split) and
 // every lone contact constrained, no step 2, and a U-constraint on every
@@ -327,9 +342,9 @@ class Pair3d {
         flipped.features.primary = flipped.features.applicability >= eps_theta && flipped.gap >= -model_.options.eps_feasible;
         const int with_c3 = side >= 0.0 ? c1 : c2;
         const int with_c4 = side >= 0.0 ? c2 : c1;
-        if (usable(c3) && !opposed(contacts_[with_c3], c3) && !opposes_pair(c3))
+        if (usable(c3) && !opposed(contacts_[with_c3], c3) && !opposes_pair(c3, cee))
           writer_.x(writer_.add(with_c3), writer_.add(cee));
-        if (usable(flipped) && !opposed(contacts_[with_c4], flipped) && !opposes_pair(flipped))
+        if (usable(flipped) && !opposed(contacts_[with_c4], flipped) && !opposes_pair(flipped, cee))
           writer_.x(writer_.add(with_c4), writer_.add_new(flipped));
       }
     }
@@ -345,12 +360,23 @@ class Pair3d {
     return facet.normal.dot(n) <= -std::sqrt(1.0 - sin_theta * sin_theta);
   }
 
-  // P9: a violated edge-edge contact (or flipped copy) that pushes opposite
-  // an applicable vertex-face contact of the same pair (as P7 judges it).
-  bool opposes_pair(const Contact& edge) const {
-    if (edge.gap >= -model_.options.eps_feasible) return false;
+  // P9, P10: an edge-edge contact of Algorithm 14 (C3 or its flipped copy
+  // C4, from input contact `source`) that pushes opposite (as P7 judges it)
+  // an applicable contact of the same pair (P9: vertex-face; P10: also
+  // another edge-edge contact), when it is violated or the two cannot both
+  // hold: along opposite normals the pair's motion d must meet n.d >= -gap_1
+  // and n.d <= gap_2, which no translation does once gap_1 + gap_2 < 0.
+  bool opposes_pair(const Contact& edge, int source) const {
+    const double tolerance = model_.options.eps_feasible;
+    auto conflicts = [&](int k) {
+      const Contact& other = contacts_[k];
+      return k != source && other.features.applicability >= model_.options.eps_theta && opposed(other, edge) &&
+             (edge.gap < -tolerance || other.gap + edge.gap < -tolerance);
+    };
     for (const auto& [vertex, k] : s_.vertex_contacts)
-      if (contacts_[k].features.applicability >= model_.options.eps_theta && opposed(contacts_[k], edge)) return true;
+      if (conflicts(k)) return true;
+    for (int k : s_.edge_edge)
+      if (conflicts(k)) return true;
     return false;
   }
 
