@@ -57,6 +57,18 @@ ImpulseWork impulse_work(const StepProblem& problem, const VecX& z, const std::v
   return work;
 }
 
+ImpulseWork normal_impulse_gap_work(const VecX& gap_term, const VecX& f, const VecX& reduced_mass) {
+  ImpulseWork work;
+  double momentum_sum = 0.0;  // sum d_i sqrt(mu_i) over the rows with an impulse
+  for (Eigen::Index i = 0; i < f.size(); ++i) {
+    if (f(i) == 0.0) continue;
+    work.gap_work += std::max(0.0, -f(i) * gap_term(i));
+    if (gap_term(i) < 0.0) momentum_sum += -gap_term(i) * std::sqrt(reduced_mass(i));
+  }
+  work.gap_energy = kGapEnergyFactor * 0.5 * momentum_sum * momentum_sum;
+  return work;
+}
+
 double energy_bounded_scale(const ImpulseWork& w) {
   const double slack = 1e-9 * (std::abs(w.free_work) + w.quadratic + w.target_work + w.gap_work);
   const double bound = std::min(w.gap_work, w.gap_energy);

@@ -46,6 +46,25 @@
 // 4.41-4.51) measure R = G + extra; e is taken against R there. Islands whose
 // problem touches an articulated tree are not checked (their joint-space
 // terms of A are not G' M^-1 G of the bodies).
+//
+// The no-slip and viscous steppers (sim/normal_lcp_stepper.hpp) solve an LCP
+// in the normal impulses f alone (dynamics/normal_lcp.hpp) and get v+ through
+// the tangential law, not from G z. There the whole change d = v+ - v* is
+// measured with the bodies' masses, dT = d'M v* + 1/2 d'M d, and held to the
+// same min(G(f), E) (no targets: those steppers refuse kinematic bodies).
+// At a solution it holds: no-slip's v0 = P_X M v* is v*'s M-orthogonal
+// projection onto the motions without slip (no more kinetic energy than v*),
+// v+ = v0 + P_X N' f with P_X M P_X = P_X, so T(v+) = T(v0) + f'N v0 +
+// 1/2 f'A f and f'w = 0 gives dT <= -f'g - 1/2 f'A f (g: b's gap term
+// psi/h); viscous's v** = v* - h M^-1 (S' mu_v S + T' mu_v T) v dissipates
+// while h mu_v stays within the explicit step's stability, and the rest is
+// the frictionless case. A P_X whose Y = X M^-1 X' is near singular, or an
+// explicit viscous step past its stability, gains energy and is caught.
+// Above the bound d is scaled (v+ = v* + s d, f and the tangential impulses
+// with it). E is looser ground there: a contact beside a point held by
+// no-slip rows (a pivot) has an effective mass above the pair's reduced
+// mass; certified solves of random pours under those steppers reached
+// 1.5-4.2x E (scaled with the launches at 43x and more; docs/reliability.md).
 #pragma once
 
 #include "dynamics/formulation.hpp"
@@ -69,6 +88,11 @@ struct ImpulseWork {
 // nu* and inverse masses, scene-indexed like apply_impulses).
 ImpulseWork impulse_work(const StepProblem& problem, const VecX& z, const std::vector<InverseMass>& inverse_mass,
                          const std::vector<Vec6>& free_velocity);
+
+// G and E of the normal impulses f of a normal-impulse LCP (see above): per
+// row its gap term psi/h and the reduced mass of its bodies. The caller adds
+// a = d'M v* and c = d'M d (T = 0).
+ImpulseWork normal_impulse_gap_work(const VecX& gap_term, const VecX& f, const VecX& reduced_mass);
 
 // The largest s in [0, 1] with dT(s z) within the bound (see above); 1 when z
 // meets it, 0 when the terms overflowed. The comparison allows 1e-9 of

@@ -194,9 +194,8 @@ void IslandSolver::solve(const Model& model, const State& state, const std::vect
   warm_start_.end_step();
 }
 
-// An island over SimOptions::max_problem_size: reported, not solved; its
-// contacts get no impulses (a counted failure, CertificationLog warns).
-void IslandSolver::skip_over_budget(const Island& island, const ConstraintSet& set, long size, IslandReport& ir,
+// See the header.
+void skip_over_budget(const Island& island, const ConstraintSet& set, long size, IslandReport& ir,
                                     StepReport& report) {
   ir = IslandReport{};
   ir.bodies = island.bodies;

@@ -65,8 +65,6 @@ class IslandSolver {
   void formulate(const Model& model, const State& state, const ConstraintSet& set, const std::vector<int>& joints,
                  const std::vector<InverseMass>& inverse_mass, const std::vector<Vec6>& free_velocity,
                  StepProblem& problem, bool matrix);
-  void skip_over_budget(const Island& island, const ConstraintSet& set, long size, IslandReport& ir,
-                        StepReport& report);
   bool recover(const Model& model, const State& state, const ConstraintSet& set, const std::vector<int>& joints,
                const std::vector<InverseMass>& inverse_mass, const std::vector<Vec6>& free_velocity, VecX& z);
   void report_island(std::size_t i, const SolverResult& result, StepReport& report);
@@ -89,5 +87,11 @@ class IslandSolver {
 // larger residual), its iterations summed over islands. Shared by every
 // stepper that solves islands through the solver chain.
 void add_island_to_report(std::size_t i, const IslandReport& island, const SolverResult& result, StepReport& report);
+
+// An island over SimOptions::max_problem_size (`size` variables): reported,
+// not solved; its contacts get no impulses (a counted failure, over_budget;
+// CertificationLog warns). Shared by the steppers that solve islands.
+void skip_over_budget(const Island& island, const ConstraintSet& set, long size, IslandReport& ir,
+                      StepReport& report);
 
 }  // namespace pegsim

@@ -1,11 +1,13 @@
 #include "sim/normal_lcp_stepper.hpp"
 
 #include "sim/drumwright_shell_step.hpp"
+#include "sim/impulse_energy.hpp"
 #include "sim/penetration_meter.hpp"
 #include "sim/stage_timer.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace pegsim {
@@ -101,6 +103,54 @@ SolverResult NormalLcpStepper::solve_island(const Model& model, const ContactSpa
   return result;
 }
 
+// The energy bound on the island's velocity change d = v+ - v* (the header;
+// the normal-impulse form in sim/impulse_energy.hpp): dT = d'M v* + 1/2 d'M d
+// from the bodies' masses, against G and E of the normal impulses. b = N v0 +
+// psi/h, so the gap term is b - N v0 whatever floor the build used.
+void NormalLcpStepper::bound_energy(const Model& model, const State& state, const ContactSpace& space,
+                                    const ConstraintSet& set, NormalLcp& lcp, VecX& z, VecX& v,
+                                    SolverResult& result, IslandReport& ir, StepReport& report) const {
+  if (!model.options.energy_bound || space.limit_rows > 0 ||
+      std::any_of(space.tree_offset.begin(), space.tree_offset.end(), [](int offset) { return offset >= 0; }))
+    return;
+  const int n = lcp.lcp.size();
+  VecX reduced_mass(n);
+  for (int c = 0; c < n; ++c) {
+    const Contact& k = set.contacts[static_cast<std::size_t>(c)].contact;
+    const double inverse = inverse_mass_[k.body_a].inv_mass + inverse_mass_[k.body_b].inv_mass;
+    reduced_mass(c) = inverse > 0.0 ? 1.0 / inverse : 0.0;
+  }
+  ImpulseWork work = normal_impulse_gap_work(lcp.lcp.b - space.N * lcp.base_velocity, z, reduced_mass);
+  const VecX v_free = space.gather(free_velocity_);
+  const VecX d = v - v_free;
+  for (std::uint32_t b : space.bodies) {  // loose bodies only here (no trees)
+    const int o = 6 * space.block[b];
+    const BodyModel& body = model.bodies[b];
+    const Vec3 mass = body.mass * inverse_mass_[b].linear_mask;  // planar: no out-of-plane translation
+    const Mat3 J = world_inertia(body, state.bodies[b], model.options.dimension);
+    const Vec3 dv = d.segment<3>(o), dw = d.segment<3>(o + 3);
+    const Vec3 p = mass.cwiseProduct(dv), L = J * dw;  // M d, per body
+    work.free_work += p.dot(v_free.segment<3>(o)) + L.dot(v_free.segment<3>(o + 3));
+    work.quadratic += p.dot(dv) + L.dot(dw);
+  }
+  const double s = energy_bounded_scale(work);
+  if (s >= 1.0) return;
+  z *= s;
+  lcp.tangent_impulse *= s;
+  v = v_free + s * d;
+  ir.impulse_scale = s;
+  ir.certified = false;  // a solution that launches bodies is not one to trust
+  ++report.impulses_scaled;
+  char part[96];
+  std::snprintf(part, sizeof part, "; impulses scaled by %.3g to the energy bound", s);
+  result.message += part;
+  if (result.ok()) result.status = SolverStatus::NumericalFailure;
+  SolverResult measured;
+  measure_residuals(lcp.lcp, z, measured);
+  ir.complementarity = measured.complementarity;
+  ir.feasibility = measured.feasibility;
+}
+
 void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& needs, StepReport& report) {
   {
     StageTimer timer(report.profile, Stage::FreeVelocity);
@@ -136,6 +186,19 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
     const ConstraintSet& set = island_set(constraints_, islands_, i, island_scratch_);
     ContactSpace& space = spaces_[i];
     NormalLcp& lcp = problems_[i];
+    // one variable per contact (and limit row): over the budget, not solved
+    if (const long size = static_cast<long>(set.contacts.size()); size > model.options.max_problem_size) {
+      space = ContactSpace{};
+      lcp = NormalLcp{};
+      impulses_[i].resize(0);
+      post_velocities_[i].resize(0);
+      skip_over_budget(islands_[i], set, size, report.islands[i], report);
+      SolverResult skipped;
+      skipped.status = SolverStatus::MaxIterations;
+      skipped.message = "over max_problem_size: not solved";
+      add_island_to_report(i, report.islands[i], skipped, report);
+      continue;
+    }
     {
       StageTimer timer(report.profile, Stage::Formulation);
       build_contact_space(model, state, inverse_mass_, islands_[i].bodies, set, space,
@@ -158,10 +221,14 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
         }
       if (!released) break;
     }
+    {
+      StageTimer timer(report.profile, Stage::Integration);
+      post_velocities_[i] = lcp.velocities(z);
+    }
+    bound_energy(model, state, space, set, lcp, z, post_velocities_[i], result, ir, report);
     add_island_to_report(i, ir, result, report);
     const int n = lcp.lcp.size();
     StageTimer timer(report.profile, Stage::Integration);
-    post_velocities_[i] = lcp.velocities(z);
     space.scatter(post_velocities_[i], velocity_, &tree_post_);
     report_contact_impulses(islands_[i], set, space, z, lcp.tangent_impulse, report);
     if (law_ == TangentialLaw::NoSlip)  // (45)-(46) on every touching contact, the rows Algorithm 2 dropped included
