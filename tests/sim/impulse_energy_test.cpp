@@ -31,10 +31,10 @@ double kinetic_energy(const World& w) {  // of the dynamic bodies
 // delta/h (eq. 6.1's psi/h), with kinetic energy 1/2 m (delta/h)^2 exactly,
 // the most a penetration of delta may give. That is within the bound (one
 // contact's E is exact; four corners get more room), so nothing is scaled.
-TEST(EnergyBound, ASolveThatOnlyPushesOutPenetrationIsLeftAlone) {
+// `options`: the scene's options beyond dimension, h and friction.
+void expect_push_out_left_alone(const std::string& options) {
   const double delta = 1e-3, h = 0.005;
-  Scene s = load_scene_string(R"(
-options: {dimension: 3, h: 0.005, friction: 0.5}
+  Scene s = load_scene_string("options: {dimension: 3, h: 0.005, friction: 0.5" + options + R"(}
 bodies:
   - {name: ground, static: true, shape: {box: [4, 4, 1]}, position: [0, 0, -0.5]}
   - {name: cube, density: 1000, shape: {box: [1, 1, 1]}, position: [0, 0, 0.499]}
@@ -48,6 +48,12 @@ bodies:
   EXPECT_NEAR(w.state().bodies[1].linear_velocity.z(), delta / h, 1e-8);
   EXPECT_NEAR(kinetic_energy(w), 0.5 * m * (delta / h) * (delta / h), 1e-6);
 }
+
+TEST(EnergyBound, ASolveThatOnlyPushesOutPenetrationIsLeftAlone) { expect_push_out_left_alone(""); }
+
+// The no-slip stepper's form (sim/normal_lcp_stepper.hpp): the normal LCP
+// (51)-(55) pushes the cube out the same way (at a solution dT <= G).
+TEST(EnergyBound, NoSlipPushOutIsLeftAlone) { expect_push_out_left_alone(", stepper: no-slip, model: standard"); }
 
 // The closed form of energy_bounded_scale: s a + 1/2 s^2 c = s T + min(G, E)
 // at the returned s < 1, and any larger s exceeds it (the impulses are scaled
@@ -100,26 +106,6 @@ TEST(EnergyBound, TrappedStackDoesNotLaunchBoxes) {
   EXPECT_GE(scaled, 1);
   // without it, the launches (1020 J measured)
   EXPECT_GT(max_energy_rise("box-stack-2d", false, scaled), 100.0);
-}
-
-// The no-slip stepper's form (sim/normal_lcp_stepper.hpp): the same cube
-// pushed out by the normal LCP (51)-(55) gains exactly 1/2 m (delta/h)^2, as
-// at a solution dT <= G; nothing is scaled.
-TEST(EnergyBound, NoSlipPushOutIsLeftAlone) {
-  const double delta = 1e-3, h = 0.005;
-  Scene s = load_scene_string(R"(
-options: {dimension: 3, h: 0.005, friction: 0.5, stepper: no-slip, model: standard}
-bodies:
-  - {name: ground, static: true, shape: {box: [4, 4, 1]}, position: [0, 0, -0.5]}
-  - {name: cube, density: 1000, shape: {box: [1, 1, 1]}, position: [0, 0, 0.499]}
-)", "cube.yaml");
-  World w(std::move(s.model), std::move(s.state));
-  const StepReport& r = w.step();
-  ASSERT_EQ(r.solver_failures, 0);
-  EXPECT_EQ(r.impulses_scaled, 0);
-  const double m = w.model().bodies[1].mass;
-  EXPECT_NEAR(w.state().bodies[1].linear_velocity.z(), delta / h, 1e-8);
-  EXPECT_NEAR(kinetic_energy(w), 0.5 * m * (delta / h) * (delta / h), 1e-6);
 }
 
 // Random pour seed 12 (io/random_pour.hpp) under the no-slip stepper, whose
