@@ -103,7 +103,10 @@ int main(int argc, char** argv) {
       over_budget += r.over_budget;
       failures += r.solver_failures;
       scaled += r.impulses_scaled;
-      if (r.impulses_scaled > 0) scaled_at += " " + std::to_string(k);
+      if (r.impulses_scaled > 0) {  // appended piecewise: GCC 12's -Wrestrict misreads " " + std::string at -O3
+        scaled_at += ' ';
+        scaled_at += std::to_string(k);
+      }
       ok = ok && finite(world.state());
       rise = std::max(rise, mechanical_energy(world.model(), world.state()) - e0);
       ++steps;
