@@ -14,6 +14,21 @@ namespace pegsim {
 // (docs/reliability.md, "The energy bound").
 constexpr double kGapEnergyFactor = 4.0;
 
+// G and E's sum sum_i d_i sqrt(mu_i) over the rows with an impulse, row by
+// row (both forms of the bound, see the header).
+struct GapTerms {
+  double work = 0.0;          // G
+  double momentum_sum = 0.0;  // sum d_i sqrt(mu_i)
+  void add(double impulse, double gap, double reduced_mass) {
+    work += std::max(0.0, -impulse * gap);
+    if (gap < 0.0) momentum_sum += -gap * std::sqrt(reduced_mass);
+  }
+  void into(ImpulseWork& w) const {
+    w.gap_work = work;
+    w.gap_energy = kGapEnergyFactor * 0.5 * momentum_sum * momentum_sum;
+  }
+};
+
 ImpulseWork impulse_work(const StepProblem& problem, const VecX& z, const std::vector<InverseMass>& inverse_mass,
                          const std::vector<Vec6>& free_velocity) {
   const LcpStructure& st = problem.lcp.structure;
@@ -30,7 +45,7 @@ ImpulseWork impulse_work(const StepProblem& problem, const VecX& z, const std::v
     return inverse > 0.0 ? 1.0 / inverse : 0.0;
   };
   ImpulseWork work;
-  double momentum_sum = 0.0;  // sum d_i sqrt(mu_i) over the rows with an impulse
+  GapTerms gaps;
   for (std::size_t v = 0; v < st.rows.size(); ++v) {
     const JacobianRow& r = st.rows[v];
     if (z(v) == 0.0 || (r.body_a == kNoBody && r.body_b == kNoBody)) continue;  // slip and PEG slack rows: no impulse
@@ -46,10 +61,9 @@ ImpulseWork impulse_work(const StepProblem& problem, const VecX& z, const std::v
     if (joint) target = e;  // a joint's stabilization (and motor) terms: targets, not gaps
     const double gap = e - target;
     work.target_work += std::max(0.0, -z(v) * target);
-    work.gap_work += std::max(0.0, -z(v) * gap);
-    if (gap < 0.0) momentum_sum += -gap * std::sqrt(reduced_mass(r));
+    gaps.add(z(v), gap, reduced_mass(r));
   }
-  work.gap_energy = kGapEnergyFactor * 0.5 * momentum_sum * momentum_sum;
+  gaps.into(work);
   for (std::size_t b = 0; b < impulse.size(); ++b) {
     work.free_work += impulse[b].dot(velocity[b]);
     work.quadratic += impulse[b].dot(inverse_mass[st.scene_index(static_cast<std::uint32_t>(b))].apply(impulse[b]));
@@ -58,14 +72,11 @@ ImpulseWork impulse_work(const StepProblem& problem, const VecX& z, const std::v
 }
 
 ImpulseWork normal_impulse_gap_work(const VecX& gap_term, const VecX& f, const VecX& reduced_mass) {
+  GapTerms gaps;
+  for (Eigen::Index i = 0; i < f.size(); ++i)
+    if (f(i) != 0.0) gaps.add(f(i), gap_term(i), reduced_mass(i));
   ImpulseWork work;
-  double momentum_sum = 0.0;  // sum d_i sqrt(mu_i) over the rows with an impulse
-  for (Eigen::Index i = 0; i < f.size(); ++i) {
-    if (f(i) == 0.0) continue;
-    work.gap_work += std::max(0.0, -f(i) * gap_term(i));
-    if (gap_term(i) < 0.0) momentum_sum += -gap_term(i) * std::sqrt(reduced_mass(i));
-  }
-  work.gap_energy = kGapEnergyFactor * 0.5 * momentum_sum * momentum_sum;
+  gaps.into(work);
   return work;
 }
 

@@ -117,11 +117,7 @@ void IslandSolver::solve(const Model& model, const State& state, const std::vect
     const int nd = model.options.dimension == Dimension::Planar ? 2 : model.options.friction_directions;
     if (const long size = problem_size_bound(set, nd); size > model.options.max_problem_size) {
       problem = StepProblem{};  // nothing of it is solved or captured
-      skip_over_budget(island, set, size, report.islands[i], report);
-      SolverResult skipped;
-      skipped.status = SolverStatus::MaxIterations;
-      skipped.message = "over max_problem_size: not solved";
-      report_island(i, skipped, report);
+      report_island(i, skip_over_budget(island, set, size, report.islands[i], report), report);
       continue;
     }
     {
@@ -195,8 +191,8 @@ void IslandSolver::solve(const Model& model, const State& state, const std::vect
 }
 
 // See the header.
-void skip_over_budget(const Island& island, const ConstraintSet& set, long size, IslandReport& ir,
-                                    StepReport& report) {
+SolverResult skip_over_budget(const Island& island, const ConstraintSet& set, long size, IslandReport& ir,
+                              StepReport& report) {
   ir = IslandReport{};
   ir.bodies = island.bodies;
   ir.contacts = static_cast<int>(set.contacts.size());
@@ -209,6 +205,10 @@ void skip_over_budget(const Island& island, const ConstraintSet& set, long size,
     report.contacts[island.contacts[c]] = set.contacts[c].contact;
     report.impulses[island.contacts[c]] = ContactImpulse{};
   }
+  SolverResult skipped;
+  skipped.status = SolverStatus::MaxIterations;
+  skipped.message = "over max_problem_size: not solved";
+  return skipped;
 }
 
 void IslandSolver::report_island(std::size_t i, const SolverResult& result, StepReport& report) {

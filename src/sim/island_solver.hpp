@@ -90,8 +90,9 @@ void add_island_to_report(std::size_t i, const IslandReport& island, const Solve
 
 // An island over SimOptions::max_problem_size (`size` variables): reported,
 // not solved; its contacts get no impulses (a counted failure, over_budget;
-// CertificationLog warns). Shared by the steppers that solve islands.
-void skip_over_budget(const Island& island, const ConstraintSet& set, long size, IslandReport& ir,
-                      StepReport& report);
+// CertificationLog warns). Returns the result to report it with
+// (add_island_to_report). Shared by the steppers that solve islands.
+SolverResult skip_over_budget(const Island& island, const ConstraintSet& set, long size, IslandReport& ir,
+                              StepReport& report);
 
 }  // namespace pegsim

@@ -192,11 +192,8 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
       lcp = NormalLcp{};
       impulses_[i].resize(0);
       post_velocities_[i].resize(0);
-      skip_over_budget(islands_[i], set, size, report.islands[i], report);
-      SolverResult skipped;
-      skipped.status = SolverStatus::MaxIterations;
-      skipped.message = "over max_problem_size: not solved";
-      add_island_to_report(i, report.islands[i], skipped, report);
+      add_island_to_report(i, report.islands[i], skip_over_budget(islands_[i], set, size, report.islands[i], report),
+                           report);
       continue;
     }
     {
