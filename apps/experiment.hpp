@@ -139,5 +139,6 @@ void grasp_2d_friction(const Context& ctx);
 void spinning_platter(const Context& ctx);
 void arm_grasp_ball(const Context& ctx);
 void noslip_quadruped(const Context& ctx);
+void viscous_quadruped(const Context& ctx);
 
 }  // namespace pegsim::cli::experiment

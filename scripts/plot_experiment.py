@@ -331,6 +331,44 @@ def noslip_quadruped(d):
     save(fig, d, "noslip_quadruped.png")
 
 
+# ---- viscous-quadruped (Drumwright-Shell 002, Table III's model) ------------------------
+
+def viscous_quadruped(d):
+    """Table III's runs (torso x against t, ppm and Lemke) and the distance walked against mu_v."""
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.4))
+    rows = read(d, "walk.csv")
+    summary = read(d, "summary.csv")
+    table = [r for r in summary if r["solver"] == "lemke"]
+    for lemke in table:
+        for solver, style in (("ppm", "-"), ("lemke", "--")):
+            runs = [r for r in rows if r["terrain"] == lemke["terrain"] and r["law"] == lemke["law"]
+                    and r["mu_v"] == lemke["mu_v"] and r["solver"] == solver]
+            axes[0].plot([num(r["t"]) for r in runs], [num(r["x"]) for r in runs], style, lw=1,
+                         label=f"{lemke['terrain']}, {solver}")
+    if not rows:
+        no_data(axes[0], "no walk.csv")
+    for law, marker in (("explicit", "o"), ("implicit", "s")):
+        runs = sorted((r for r in summary if r["terrain"] == "flat" and r["law"] == law and r["solver"] == "ppm"),
+                      key=lambda r: num(r["mu_v"]))
+        mu = [num(r["mu_v"]) for r in runs]
+        axes[1].plot(mu, [num(r["distance"]) for r in runs], marker + "-", lw=1, label=f"{law} law")
+        for r in runs:
+            if num(r["overshoots"]) > 0 or r["status"] != "ok" or num(r["lowest_up"]) < 0.5:
+                axes[1].annotate("unstable" if num(r["overshoots"]) > 0 else r["status"],
+                                 (num(r["mu_v"]), num(r["distance"])), fontsize=7)
+    axes[1].set_xscale("log")
+    axes[0].set_title("torso x (m), mu_v of Table III's runs: ppm (solid) and Lemke (dashed)", fontsize=10)
+    axes[0].set_xlabel("t (s)")
+    axes[1].set_title("distance walked on flat ground (m)", fontsize=10)
+    axes[1].set_xlabel("mu_v (N s/m per contact)")
+    for ax in axes:
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle("viscous-quadruped: open-loop trot, h = 0.001")
+    fig.tight_layout()
+    save(fig, d, "viscous_quadruped.png")
+
+
 PLOTS = {
     "triangle-drop": triangle_drop,
     "box-stack-2d": box_stack_2d,
@@ -343,6 +381,7 @@ PLOTS = {
     "spinning-platter": spinning_platter,
     "arm-grasp-ball": arm_grasp_ball,
     "noslip-quadruped": noslip_quadruped,
+    "viscous-quadruped": viscous_quadruped,
 }
 
 

@@ -136,6 +136,9 @@ void bind_report(py::module_& m) {
                     "convex-impulse stepper: the log barrier's Newton steps this step")
       .def_readonly("negative_normal_impulses", &StepReport::negative_normal_impulses,
                     "convex-impulse stepper: contacts whose phase-1 normal impulse was negative")
+      .def_readonly("viscous_overshoots", &StepReport::viscous_overshoots,
+                    "viscous stepper, explicit law: touching contacts whose h mu_v exceeds twice their tangential "
+                    "effective mass (the impulse amplifies their slip)")
       .def("__repr__", [](const StepReport& r) {
         return "<pegsim.StepReport step " + std::to_string(r.step) + ", t = " + std::to_string(r.time) + " s, " +
                std::to_string(r.contacts.size()) + " contacts, solver " + std::string(to_string(r.solver.status)) + ">";

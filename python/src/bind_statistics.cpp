@@ -21,6 +21,7 @@ py::dict statistics_of(const RunStatistics& s) {
   d["solver_failures"] = s.solver_failures;
   d["solver_recoveries"] = s.solver_recoveries;
   d["impulses_scaled"] = s.impulses_scaled;
+  d["viscous_overshoots"] = s.viscous_overshoots;
   d["over_budget"] = s.over_budget;
   d["out_of_time"] = s.out_of_time;
   d["short_contact_distance"] = s.short_contact_distance;

@@ -52,6 +52,46 @@ void fill_lcp(const ContactSpace& space, const MatX& A, const VecX& normal_veloc
   lcp.layout.clear(n);
 }
 
+// R with R'R = M^-1 by a pivoted LDL' (M^-1 may be singular: planar bodies),
+// R = D^1/2 L' with the pivoting undone.
+MatX inverse_mass_root(const MatX& inverse_mass) {
+  const Eigen::LDLT<MatX> ldlt(inverse_mass);
+  const VecX root_d = ldlt.vectorD().cwiseMax(0.0).cwiseSqrt();
+  MatX R = root_d.asDiagonal() * MatX(ldlt.matrixU());
+  R = R * ldlt.transpositionsP().transpose();
+  return R;
+}
+
+// The semi-implicit viscous law (header): with W the touching contacts'
+// tangent rows (2k x m), D = h mu_v W'W and M^ = M + D,
+//   v+ = M^-1 (M v* + N' f_N),   M^-1 = M^-1 - M^-1 W' C^-1 W M^-1,
+//   C = I / (h mu_v) + W M^-1 W'  (Woodbury; M itself is never formed).
+// In Gram form, as the no-slip P_X (same reason: a difference of nearly equal
+// matrices once h mu_v is large): with R'R = M^-1, G = R W' and the thin QR
+// of G stacked over (h mu_v)^-1/2 I, [G; I / sqrt(h mu_v)] = Q U (C = U'U),
+//   M^-1 = R' K R,  K = I - Q_top Q_top' = the top-left block of the
+//   projector I - Q Q', so  A = N M^-1 N' = B'B,  B = (I - Q Q') [R N'; 0],
+//   M^-1 N' = R' B_top,   M^-1 M v* = v* - M^-1 W' C^-1 W v* = v* - R' Q_top U'^-1 W v*.
+void fill_implicit_viscous(const ContactSpace& space, const VecX& free_velocity, double h, double gap_floor,
+                           const MatX& W, double damping, NormalLcp& out) {
+  const int m = space.m, k = static_cast<int>(W.rows());
+  const MatX R = inverse_mass_root(space.inverse_mass);
+  MatX stacked(m + k, k);
+  stacked.topRows(m) = R * W.transpose();
+  stacked.bottomRows(k) = MatX::Identity(k, k) / std::sqrt(damping);
+  const Eigen::HouseholderQR<MatX> qr(stacked);
+  const MatX Q = qr.householderQ() * MatX::Identity(m + k, k);
+  const auto U = qr.matrixQR().topLeftCorner(k, k).triangularView<Eigen::Upper>();
+  MatX B = MatX::Zero(m + k, space.contacts());
+  B.topRows(m) = R * space.N.transpose();
+  B -= Q * (Q.transpose() * B);
+  out.inverse_mass_nt = R.transpose() * B.topRows(m);  // M^-1 N'
+  VecX t = W * free_velocity;
+  U.transpose().solveInPlace(t);
+  out.base_velocity = free_velocity - R.transpose() * (Q.topRows(m) * t);  // M^-1 M v*
+  fill_lcp(space, B.transpose() * B, space.N * out.base_velocity, h, gap_floor, out.lcp);
+}
+
 }  // namespace
 
 void build_no_slip_lcp(const ContactSpace& space, const VecX& free_velocity, double h, double touch,
@@ -94,10 +134,7 @@ void build_no_slip_lcp(const ContactSpace& space, const VecX& free_velocity, dou
     //   P_X = R' (I - Q Q') R,   A = N P_X N' = B'B,  B = (I - Q Q') R N',
     // symmetric positive semidefinite to rounding (1e-16 of its size), and
     //   P_X M v* = v* - M^-1 X' Y^-1 X v* = v* - R' Q U'^-1 X v*.
-    const Eigen::LDLT<MatX> ldlt(space.inverse_mass);
-    const VecX root_d = ldlt.vectorD().cwiseMax(0.0).cwiseSqrt();
-    MatX R = root_d.asDiagonal() * MatX(ldlt.matrixU());  // D^1/2 L' with the pivoting undone: R'R = M^-1
-    R = R * ldlt.transpositionsP().transpose();
+    const MatX R = inverse_mass_root(space.inverse_mass);
     const Eigen::HouseholderQR<MatX> qr(R * eq.X.transpose());
     const int k = static_cast<int>(eq.X.rows());
     const MatX Q = qr.householderQ() * MatX::Identity(space.m, k);
@@ -115,22 +152,45 @@ void build_no_slip_lcp(const ContactSpace& space, const VecX& free_velocity, dou
 }
 
 void build_viscous_lcp(const ContactSpace& space, const VecX& start_velocity, const VecX& free_velocity, double h,
-                       double viscous, double touch, double gap_floor, NormalLcp& out) {
+                       const ViscousLaw& law, double gap_floor, NormalLcp& out) {
   const int n = space.contacts();
   out.touching.assign(n, 0);
   out.equality.kept.clear();  // no equality rows (an LLT is not reset by assignment: -Wmaybe-uninitialized)
   out.equality.X.resize(0, space.m);
   out.row_of.clear();
   out.tangent_impulse.setZero(n, 2);
-  VecX impulse = VecX::Zero(space.m);  // S' f_S + T' f_T
-  for (int i = 0; i < n; ++i) {
-    if (space.gap(i) > touch) continue;
+  out.damped_rows.resize(0, space.m);
+  out.damped_row_of.clear();
+  out.damping = h * law.mu_v;
+  out.viscous_overshoots = 0;
+  std::vector<int> rows;  // touching contacts' tangent rows: 2 i (S_i), 2 i + 1 (T_i)
+  for (int i = 0; i < n - space.limit_rows; ++i) {
+    if (space.gap(i) > law.touch) continue;
     out.touching[i] = 1;
+    rows.push_back(2 * i);
+    rows.push_back(2 * i + 1);
+  }
+  const auto row = [&](int r) { return r % 2 == 0 ? space.S.row(r / 2) : space.T.row(r / 2); };
+  if (law.implicit && out.damping > 0.0 && !rows.empty()) {
+    out.damped_rows.resize(static_cast<Eigen::Index>(rows.size()), space.m);
+    for (std::size_t k = 0; k < rows.size(); ++k) out.damped_rows.row(static_cast<Eigen::Index>(k)) = row(rows[k]);
+    out.damped_row_of = rows;
+    fill_implicit_viscous(space, free_velocity, h, gap_floor, out.damped_rows, out.damping, out);
+    return;
+  }
+  VecX impulse = VecX::Zero(space.m);  // S' f_S + T' f_T
+  for (std::size_t k = 0; k < rows.size(); k += 2) {
+    const int i = rows[k] / 2;
     // eq. (15) over the step: f = -h mu_v (S v, T v) at the step's start velocity
-    out.tangent_impulse(i, 0) = -h * viscous * space.S.row(i).dot(start_velocity);
-    out.tangent_impulse(i, 1) = -h * viscous * space.T.row(i).dot(start_velocity);
+    out.tangent_impulse(i, 0) = -out.damping * space.S.row(i).dot(start_velocity);
+    out.tangent_impulse(i, 1) = -out.damping * space.T.row(i).dot(start_velocity);
     impulse += space.S.row(i).transpose() * out.tangent_impulse(i, 0) +
                space.T.row(i).transpose() * out.tangent_impulse(i, 1);
+    // alone, a direction's slip becomes (1 - h mu_v w) times itself, w = S_i M^-1 S_i' (T_i alike): it
+    // reverses once h mu_v w > 1 and grows once h mu_v w > 2 (the explicit law is unstable there)
+    const double w = std::max(space.S.row(i).dot(space.inverse_mass * space.S.row(i).transpose()),
+                              space.T.row(i).dot(space.inverse_mass * space.T.row(i).transpose()));
+    if (out.damping * w > 2.0) ++out.viscous_overshoots;
   }
   out.base_velocity = free_velocity + space.inverse_mass * impulse;  // v**
   out.inverse_mass_nt = space.inverse_mass * space.N.transpose();
@@ -140,6 +200,11 @@ void build_viscous_lcp(const ContactSpace& space, const VecX& start_velocity, co
 
 VecX NormalLcp::velocities(const VecX& f) {
   VecX v = base_velocity + inverse_mass_nt * f;
+  if (damped_rows.rows() > 0) {  // semi-implicit viscous: f_t = -h mu_v (S v+, T v+)
+    const VecX slip = damped_rows * v;
+    for (std::size_t k = 0; k < damped_row_of.size(); ++k)
+      tangent_impulse(damped_row_of[k] / 2, damped_row_of[k] % 2) = -damping * slip(static_cast<Eigen::Index>(k));
+  }
   if (!equality.kept.empty()) {
     // rho = -Y^-1 X (v* + M^-1 N' f) (after (55)): the kept rows' impulses, for the report (v+ holds them)
     const VecX rho = -equality.y.solve(equality.X * (free_velocity + raw_inverse_mass_nt * f));

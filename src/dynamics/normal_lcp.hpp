@@ -24,6 +24,18 @@
 // the impulse level:
 //   v** = v* - h M^-1 (S' mu_v S + T' mu_v T) v,
 //   w = (N M^-1 N') f_N + N v** + psi/h,   0 <= f_N perp w >= 0,   v+ = v** + M^-1 N' f_N.
+// Alone, a contact direction's slip is scaled by 1 - h mu_v w over the step
+// (w = S_i M^-1 S_i', its effective inverse mass): the explicit law reverses
+// the slip once h mu_v w > 1 and amplifies it once h mu_v w > 2 (counted,
+// NormalLcp::viscous_overshoots). The trotting quadruped's shins (0.2 kg)
+// at h = 0.001 are flipped over by mu_v = 1000 N s/m that way.
+// Semi-implicit viscous (ViscousLaw::implicit; the guide's optional variant
+// for stiff mu_v, B.3: a deviation from the paper, off by default): the
+// impulse at v+, -h mu_v (S v+, T v+), so that with D = h sum_i mu_v (S_i'S_i
+// + T_i'T_i) over the touching contacts and M^ = M + D (SPD):
+//   M^ v+ = M v* + N' f_N,   w = (N M^-1 N') f_N + N M^-1 M v* + psi/h,
+// a PSD LCP again, whose damping only removes kinetic energy whatever h mu_v
+// (mu_v -> infinity gives no-slip's P_X, mu_v = 0 the frictionless LCP).
 //
 // Both have one LCP variable per contact (Stewart-Trinkle with an n_d pyramid
 // has n_d + 2), a symmetric PSD matrix, and are solved by any LCP solver of
@@ -62,7 +74,8 @@ struct NormalLcp {
   MatX inverse_mass_nt;    // M^-1 N' (no-slip: P_X N')
   EqualityRows equality;   // no-slip: the kept rows; viscous: none
   std::vector<int> touching;  // per contact: 1 when gap <= touch (touching or overlapping) (the tangential law applies)
-  MatX tangent_impulse;    // per contact (f_S, f_T) (n x 2); no-slip: rho, filled by velocities()
+  MatX tangent_impulse;    // per contact (f_S, f_T) (n x 2); no-slip: rho, semi-implicit viscous: -h mu_v W v+,
+                           // filled by velocities()
   // v+ for normal impulses f (and, for no-slip, rho into tangent_impulse)
   VecX velocities(const VecX& f);
 
@@ -70,6 +83,20 @@ struct NormalLcp {
   std::vector<int> row_of;
   VecX free_velocity;
   MatX raw_inverse_mass_nt;
+
+  // viscous: h mu_v; semi-implicit, the damped rows W (the touching contacts' S_i, T_i) and each row's
+  // (2 i: S_i, 2 i + 1: T_i); explicit, the touching contacts whose h mu_v w exceeds 2 (the header)
+  double damping = 0.0;
+  MatX damped_rows;
+  std::vector<int> damped_row_of;
+  int viscous_overshoots = 0;
+};
+
+// The viscous law's parameters (SimOptions::drumwright_shell).
+struct ViscousLaw {
+  double mu_v = 0.0;      // N s/m per touching contact
+  double touch = 1e-5;    // gap (m) up to which a contact touches
+  bool implicit = false;  // the impulse at v+ (semi-implicit) or at the step's start velocity (eq. (15))
 };
 
 // gap_floor: -infinity for the gaps as found; 0 for the recovery that solves
@@ -80,6 +107,6 @@ struct NormalLcp {
 void build_no_slip_lcp(const ContactSpace& space, const VecX& free_velocity, double h, double touch,
                        double gap_floor, NormalLcp& out, const std::vector<char>& released = {});
 void build_viscous_lcp(const ContactSpace& space, const VecX& start_velocity, const VecX& free_velocity, double h,
-                       double viscous, double touch, double gap_floor, NormalLcp& out);
+                       const ViscousLaw& law, double gap_floor, NormalLcp& out);
 
 }  // namespace pegsim

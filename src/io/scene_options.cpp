@@ -29,7 +29,7 @@ SceneOptions parse_options(const Field& options) {
                        "restitution", "collision_tolerance", "restitution_law", "micro_speed_min", "impulse_steps",
                        "max_collisions_per_step", "max_events_per_step", "min_advance",
                        // the Drumwright-Shell steppers (SimOptions::drumwright_shell)
-                       "touch_distance", "viscous_friction", "friction_cone", "normal_impulse_bound"});
+                       "touch_distance", "viscous_friction", "viscous_integration", "friction_cone", "normal_impulse_bound"});
 
   // dimension first: gravity's length depends on it
   if (Field f = options["dimension"]; f.present()) {
@@ -165,6 +165,8 @@ SceneOptions parse_options(const Field& options) {
   DrumwrightShellOptions& ds = sim.drumwright_shell;
   if (Field f = options["touch_distance"]; f.present()) ds.touch = f.non_negative();
   if (Field f = options["viscous_friction"]; f.present()) ds.viscous = f.non_negative();
+  if (Field f = options["viscous_integration"]; f.present())
+    ds.viscous_implicit = f.choice({"explicit", "implicit"}) == "implicit";
   // restitution (read above): the impulse stepper's default per material pair, the convex model's epsilon
   ds.restitution = out.default_restitution;
   if (Field f = options["friction_cone"]; f.present())

@@ -84,6 +84,14 @@ void CertificationLog::on_step(const Model& model, const State&, const StepRepor
                   r.short_contact_distance, model.options.eps);
     warn(head + std::string(part));
   }
+  if (r.viscous_overshoots > 0) {
+    char part[240];
+    std::snprintf(part, sizeof part,
+                  "%d touching contacts have h mu_v above twice their tangential effective mass: the explicit "
+                  "viscous impulse amplifies their slip (unstable; viscous_integration: implicit is stable)",
+                  r.viscous_overshoots);
+    warn(head + std::string(part));
+  }
   if (r.penetration_exceeded) {
     char part[160];
     std::snprintf(part, sizeof part, "penetration %.3g m exceeds max_penetration %.3g m", r.max_penetration,

@@ -43,9 +43,10 @@
 //   s a + 1/2 s^2 c <= s T + B,  a = p' nu*,  c = p' M^-1 p,  B = min(G, E),
 // which keeps z's signs and friction cones (both are cones): the scaled
 // impulses stay feasible, only smaller. PEG's I- and X-constraint rows (eqs.
-// 4.41-4.51) measure R = G + extra; e is taken against R there. Islands whose
-// problem touches an articulated tree are not checked (their joint-space
-// terms of A are not G' M^-1 G of the bodies).
+// 4.41-4.51) measure R = G + extra; e is taken against R there. In this
+// stepper, islands whose problem touches an articulated tree are not checked
+// (their joint-space terms of A are not G' M^-1 G of the bodies); the
+// normal-LCP steppers below check them.
 //
 // The no-slip and viscous steppers (sim/normal_lcp_stepper.hpp) solve an LCP
 // in the normal impulses f alone (dynamics/normal_lcp.hpp) and get v+ through
@@ -65,6 +66,10 @@
 // no-slip rows (a pivot) has an effective mass above the pair's reduced
 // mass; certified solves of random pours under those steppers reached
 // 1.5-4.2x E (scaled with the launches at 43x and more; docs/reliability.md).
+// Islands with a tree's coordinates are measured in the metric the trees'
+// LCP is posed in, M + h D (joint damping taken implicitly), from the
+// island's impulse p = N'f + S'f_S + T'f_T, with each contact's own
+// effective normal mass in E (NormalLcpStepper::bound_energy).
 #pragma once
 
 #include "dynamics/formulation.hpp"

@@ -85,6 +85,10 @@ struct DrumwrightShellOptions {
   // (45)-(46), the viscous impulse, the convex model's contact set) applies.
   double touch = 1e-5;
   double viscous = 0.0;       // mu_v (N s/m) per touching contact, stepper viscous (002 eq. (15))
+  // viscous: the tangential impulse -h mu_v v_t at the step's start velocity (false: the paper's
+  // explicit eq. (15), unstable once h mu_v exceeds twice a contact's effective tangential mass),
+  // or at v+ (true: the guide's semi-implicit variant, B.3, a deviation; dynamics/normal_lcp.hpp)
+  bool viscous_implicit = false;
   double restitution = 0.0;   // epsilon of the convex model, in [0, 1] (000 l.72, Newton's law)
   bool circular_cone = true;  // convex model: the true cone f_i (000 l.123), or the 4-sided pyramid
   // convex model: kappa of ||x_N|| <= kappa ||w_s||; 1 is the paper's g (000 l.100-102), > 1 a

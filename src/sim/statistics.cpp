@@ -36,6 +36,7 @@ void RunStatistics::on_step(const Model& model, const State& state, const StepRe
   if (r.short_contact_distance > 0) ++short_contact_distance;
   solver_recoveries += r.solver_recoveries;
   impulses_scaled += r.impulses_scaled;
+  viscous_overshoots += r.viscous_overshoots;
   islands_max = std::max(islands_max, static_cast<int>(r.islands.size()));
   escalations += r.escalations;
   if (r.escalations > 0) ++steps_with_escalations;
@@ -132,6 +133,10 @@ std::string RunStatistics::summary(double wall_seconds) const {
   if (impulses_scaled > 0)
     add("energy bound          %ld islands had their impulses scaled down (sim/impulse_energy.hpp; among the failures)\n",
         impulses_scaled);
+  if (viscous_overshoots > 0)
+    add("viscous overshoots    %ld contact-steps where the explicit viscous impulse amplified the slip (h mu_v above "
+        "twice the effective mass; viscous_integration: implicit is stable)\n",
+        viscous_overshoots);
   if (non_finite_steps > 0) out += "non-finite            " + non_finite_text() + "\n";
   if (over_budget > 0)
     add("over budget           %ld islands over max_problem_size, not solved (among the failures)\n", over_budget);

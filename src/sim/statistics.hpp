@@ -36,6 +36,7 @@ class RunStatistics final : public StepObserver {
   long short_contact_distance = 0;  // steps with a body that may travel farther than a fixed eps
   long solver_recoveries = 0;
   long impulses_scaled = 0;  // islands whose impulses the energy bound scaled (sim/impulse_energy.hpp)
+  long viscous_overshoots = 0;  // StepReport::viscous_overshoots, summed over steps
   int regularized_solves = 0;
   int islands_max = 0;                     // most islands (problems) in one step
   long escalations = 0;                    // solves handed on along the solver chain

@@ -142,6 +142,9 @@ struct StepReport {
   double restitution_residual = 0.0;
   int barrier_newton_steps = 0;
   int negative_normal_impulses = 0;
+  // viscous stepper, explicit law: touching contacts whose h mu_v w exceeds 2 (the law amplifies their
+  // slip: unstable; dynamics/normal_lcp.hpp; viscous_integration: implicit is stable)
+  int viscous_overshoots = 0;
   StepProfile profile;
 
   // Island reports put away by reset(), whose vectors resize_islands() reuses (math/spare.hpp).
@@ -191,7 +194,7 @@ struct StepReport {
     joint_wrenches.clear();
     impulse = ImpulseCounts{};
     slip_residual = restitution_residual = 0.0;
-    barrier_newton_steps = negative_normal_impulses = 0;
+    barrier_newton_steps = negative_normal_impulses = viscous_overshoots = 0;
     profile = StepProfile{};
   }
 };

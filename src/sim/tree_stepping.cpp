@@ -373,6 +373,10 @@ void TreeStepping::set_velocity(std::size_t t, const VecX& v) {
   d.impulse = d.inertia.matrixL() * (d.inertia.matrixU() * dv);
 }
 
+VecX TreeStepping::inertia_times(std::size_t t, const VecX& x) const {
+  return trees_[t].inertia.matrixL() * (trees_[t].inertia.matrixU() * x);
+}
+
 void TreeStepping::begin_projection(const Model& model, const State& state, std::vector<InverseMass>& inverse_mass) {
   reset(model);
   TreeKinematics kin;

@@ -110,6 +110,9 @@ class TreeStepping {
   VecX applied_forces(const Model& model, const State& state, std::size_t t) const;
   // Tree t's v+ for finish_step (its impulse set to (M + h D)(v+ - v*)).
   void set_velocity(std::size_t t, const VecX& v);
+  // (M + h D) x for tree t, from the factor of the last free_velocities (the
+  // metric of the Drumwright-Shell steppers' energy bound).
+  VecX inertia_times(std::size_t t, const VecX& x) const;
 
   // The position correction's projection (sim/position_correction.hpp) in
   // joint space: begin_projection factors each tree's M(q) (no damping term:

@@ -127,6 +127,9 @@ TEST(SceneErrors, WrongTypes) {
                          {"options.model: unknown value 'magic' (expected one of: standard, peg, lnc, corrective)"}));
   EXPECT_TRUE(fails_with(yaml({"options: {formulation: euler}", "bodies: [{shape: {cube: 1}, mass: 1}]"}),
                          {"options.formulation: unknown value 'euler'"}));
+  EXPECT_TRUE(fails_with(yaml({"options: {viscous_integration: rk4}", "bodies: [{shape: {cube: 1}, mass: 1}]"}),
+                         {"case.yaml:1: options.viscous_integration: unknown value 'rk4' (expected one of: explicit, "
+                          "implicit)"}));
   EXPECT_TRUE(fails_with(yaml({"options: {solver_relaxation: 2}", "bodies: [{shape: {cube: 1}, mass: 1}]"}),
                          {"case.yaml:1: options.solver_relaxation: must lie in (0, 2)"}));
   EXPECT_TRUE(fails_with(yaml({"options: {solver: magic}", "bodies: [{shape: {cube: 1}, mass: 1}]"}),

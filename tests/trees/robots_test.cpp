@@ -438,6 +438,81 @@ TEST(Robots, QuadrupedTrotsUnderTheNoSlipModel) {
   EXPECT_GT(t.lowest_up, std::cos(0.35));  // upright throughout: never tilted past 20 degrees
 }
 
+// The energy bound in the Drumwright-Shell steppers holds islands with a
+// tree's coordinates too (sim/normal_lcp_stepper.cpp bound_energy: in the
+// metric M + h D the LCP is posed in, E from each contact's own effective
+// mass). Two launches it now contains, each run with the bound and without:
+//   - the trot on flat ground under the viscous model's explicit law with
+//     mu_v = 1000 N s/m, where h mu_v is five times a shin's 0.2 kg: the
+//     law amplifies the feet's slip (counted, viscous_overshoots) and,
+//     unbounded, tips the robot past 60 degrees within half a second;
+//   - the trot on the tiles (quadruped-trot-uneven.yaml) under the
+//     semi-implicit law, mu_v = 10: at 1.87 s the standard model finds a
+//     shin 3.3 mm into a tile's side, with contacts on the tile's top and an
+//     edge contact whose normal opposes it; the certified solve answers with
+//     opposing impulses of 800-900 N s that add 134 J in the step, 179 J at
+//     the largest, and the robot ends on its back. Bounded, that step adds
+//     15 J (E: the shin's effective mass, about 0.7 kg, at twice its 3.3 m/s
+//     push-out speed, squared).
+// Every scaled island is a counted failure. The thresholds sit between the
+// two runs' figures (largest one-step rise 0.18 J and 28 J; 15 J and 179 J).
+struct Launch {
+  double lowest_up = 1.0, largest_rise = 0.0;
+  long overshoots = 0, scaled = 0, failures = 0;
+};
+Launch viscous_trot(const char* file, bool implicit, double mu_v, bool energy_bound, double seconds) {
+  Scene s = scene(file);
+  s.model.options.stepper = "viscous";
+  s.model.options.model = ContactModelKind::Standard;
+  s.model.options.solver_chain = {"ppm", "lemke"};
+  s.model.options.drumwright_shell.viscous = mu_v;
+  s.model.options.drumwright_shell.viscous_implicit = implicit;
+  s.model.options.energy_bound = energy_bound;
+  World world(s.model, s.state);
+  const Dog d = dog_of(world.model());
+  Launch out;
+  double energy = mechanical_energy(world.model(), world.state());
+  for (long k = 0; k < std::lround(seconds / s.model.options.h); ++k) {
+    const StepReport& r = world.step();
+    out.overshoots += r.viscous_overshoots;
+    out.scaled += r.impulses_scaled;
+    out.failures += r.solver_failures;
+    const double e = mechanical_energy(world.model(), world.state());
+    out.largest_rise = std::max(out.largest_rise, e - energy);
+    energy = e;
+    out.lowest_up = std::min(out.lowest_up, torso_up(d, world));
+  }
+  return out;
+}
+
+TEST(Robots, EnergyBoundKeepsAnUnstableViscousTrotUpright) {
+  const Launch free = viscous_trot("quadruped-trot.yaml", false, 1000.0, false, 1.0);
+  const Launch bound = viscous_trot("quadruped-trot.yaml", false, 1000.0, true, 1.0);
+  std::printf("explicit viscous trot, mu_v 1000, 1 s: unbounded lowest up %.3f, largest rise %.3g J; bounded %.3f, "
+              "%.3g J, %ld islands scaled, %ld overshoots\n", free.lowest_up, free.largest_rise, bound.lowest_up,
+              bound.largest_rise, bound.scaled, bound.overshoots);
+  EXPECT_LT(free.lowest_up, 0.5);  // tipped past 60 degrees (at 0.42 s; later onto its back)
+  EXPECT_GT(free.largest_rise, 10.0);
+  EXPECT_GT(free.overshoots, 0);
+  EXPECT_GT(bound.lowest_up, 0.95);
+  EXPECT_LT(bound.largest_rise, 1.0);
+  EXPECT_GT(bound.scaled, 0);
+  EXPECT_EQ(bound.failures, bound.scaled);  // each scaled island counted, nothing else failed
+}
+
+TEST(Robots, EnergyBoundContainsAShinWedgedAtATileEdge) {
+  const Launch free = viscous_trot("quadruped-trot-uneven.yaml", true, 10.0, false, 2.2);
+  const Launch bound = viscous_trot("quadruped-trot-uneven.yaml", true, 10.0, true, 2.2);
+  std::printf("implicit viscous trot on the tiles, 2.2 s: unbounded lowest up %.3f, largest rise %.3g J; bounded "
+              "%.3f, %.3g J, %ld islands scaled, %ld failures\n", free.lowest_up, free.largest_rise, bound.lowest_up,
+              bound.largest_rise, bound.scaled, bound.failures);
+  EXPECT_GT(free.largest_rise, 100.0);
+  EXPECT_EQ(free.scaled, 0);
+  EXPECT_LT(bound.largest_rise, 20.0);
+  EXPECT_GT(bound.scaled, 0);
+  EXPECT_GT(bound.lowest_up, 0.9);
+}
+
 // A step starts from the trees' q and v (sim/tree_stepping.hpp sync_if_moved):
 // the links are re-derived when a caller moved a joint or a link body between
 // steps, and only then (the forward kinematics saved otherwise gives the same
