@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 namespace pegsim {
 namespace {
@@ -485,12 +486,19 @@ Launch viscous_trot(const char* file, bool implicit, double mu_v, bool energy_bo
   return out;
 }
 
+// The run without the bound and with it, printed.
+std::pair<Launch, Launch> unbounded_and_bounded(const char* file, bool implicit, double mu_v, double seconds) {
+  const Launch free = viscous_trot(file, implicit, mu_v, false, seconds);
+  const Launch bound = viscous_trot(file, implicit, mu_v, true, seconds);
+  std::printf("%s, %s viscous law, mu_v %g, %g s: unbounded lowest up %.3f, largest rise %.3g J; bounded %.3f, "
+              "%.3g J, %ld islands scaled, %ld failures, %ld overshoots\n", file, implicit ? "implicit" : "explicit",
+              mu_v, seconds, free.lowest_up, free.largest_rise, bound.lowest_up, bound.largest_rise, bound.scaled,
+              bound.failures, bound.overshoots);
+  return {free, bound};
+}
+
 TEST(Robots, EnergyBoundKeepsAnUnstableViscousTrotUpright) {
-  const Launch free = viscous_trot("quadruped-trot.yaml", false, 1000.0, false, 1.0);
-  const Launch bound = viscous_trot("quadruped-trot.yaml", false, 1000.0, true, 1.0);
-  std::printf("explicit viscous trot, mu_v 1000, 1 s: unbounded lowest up %.3f, largest rise %.3g J; bounded %.3f, "
-              "%.3g J, %ld islands scaled, %ld overshoots\n", free.lowest_up, free.largest_rise, bound.lowest_up,
-              bound.largest_rise, bound.scaled, bound.overshoots);
+  const auto [free, bound] = unbounded_and_bounded("quadruped-trot.yaml", false, 1000.0, 1.0);
   EXPECT_LT(free.lowest_up, 0.5);  // tipped past 60 degrees (at 0.42 s; later onto its back)
   EXPECT_GT(free.largest_rise, 10.0);
   EXPECT_GT(free.overshoots, 0);
@@ -501,11 +509,7 @@ TEST(Robots, EnergyBoundKeepsAnUnstableViscousTrotUpright) {
 }
 
 TEST(Robots, EnergyBoundContainsAShinWedgedAtATileEdge) {
-  const Launch free = viscous_trot("quadruped-trot-uneven.yaml", true, 10.0, false, 2.2);
-  const Launch bound = viscous_trot("quadruped-trot-uneven.yaml", true, 10.0, true, 2.2);
-  std::printf("implicit viscous trot on the tiles, 2.2 s: unbounded lowest up %.3f, largest rise %.3g J; bounded "
-              "%.3f, %.3g J, %ld islands scaled, %ld failures\n", free.lowest_up, free.largest_rise, bound.lowest_up,
-              bound.largest_rise, bound.scaled, bound.failures);
+  const auto [free, bound] = unbounded_and_bounded("quadruped-trot-uneven.yaml", true, 10.0, 2.2);
   EXPECT_GT(free.largest_rise, 100.0);
   EXPECT_EQ(free.scaled, 0);
   EXPECT_LT(bound.largest_rise, 20.0);
