@@ -293,8 +293,13 @@ def arm_grasp_ball(d):
     """The ball's drift in the gripper (left pad's frame) against time, per model."""
     fig, ax = plt.subplots(figsize=(8, 4.6))
     rows = read(d, "drift.csv")
-    for model, group in by(rows, "model").items():
-        ax.plot([num(r["t"]) for r in group], [num(r["drift"]) for r in group], lw=1, label=model)
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["model"], r.get("control", "pd")), []).append(r)
+    for (model, control), group in groups.items():
+        style = "--" if control == "inverse-dynamics" else "-"
+        ax.plot([num(r["t"]) for r in group], [num(r["drift"]) for r in group], style, lw=1,
+                label=f"{model}, {control}")
     if not rows:
         no_data(ax, "no drift.csv")
     ax.axhline(1e-4, color="k", ls="--", lw=0.8, label="0.1 mm (the paper's convex model)")

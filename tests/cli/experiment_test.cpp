@@ -279,24 +279,31 @@ TEST(Experiment, SpinningPlatterQuick) {
   expect_rerun_gives_the_same_bytes("spinning-platter", dir, tmp.path / "again", 3);  // runs, summary, orbit
 }
 
-// arm-grasp-ball --quick: 2 s under PEG, no-slip and the convex model; each
-// keeps the ball (two contacts at the end, no failed solve) and its drift is
-// the integrator's sag, below 2e-4 m in 2 s (0.14-0.16 mm measured).
+// arm-grasp-ball --quick: 2 s under PEG, no-slip and the convex model, with
+// the scene's PD controllers and with the paper's inverse-dynamics drive (the
+// gripper commanded at 100 m/s^2, no feedback on the fingers). Each keeps the
+// ball (two contacts at the end, no failed solve) and its drift is the
+// integrator's sag, below 2e-4 m in 2 s (0.14-0.16 mm measured), except the
+// convex model under the inverse-dynamics drive: there the ball slides along
+// the pads, its slip growing 2.5-fold every 50 ms from 0.1 s, and falls by 0.5 s
+// (docs/experiments.md; an open item of issue 14), so that run is only
+// required to finish.
 TEST(Experiment, ArmGraspBallQuick) {
   TempDir tmp;
   const fs::path dir = tmp.path / "ag";
   ASSERT_EQ(run("experiment arm-grasp-ball --quick --out " + dir.string()), 0);
   const std::vector<Row> summary = read_csv(dir / "summary.csv");
-  ASSERT_EQ(summary.size(), 3u);
+  ASSERT_EQ(summary.size(), 6u);
   for (const Row& r : summary) {
-    SCOPED_TRACE(r.at("model"));
+    SCOPED_TRACE(r.at("model") + " " + r.at("control"));
     EXPECT_EQ(r.at("status"), "ok");
     EXPECT_EQ(number(r, "steps"), 2000.0);
+    if (r.at("model") == "convex-impulse" && r.at("control") == "inverse-dynamics") continue;
     EXPECT_EQ(number(r, "contacts_end"), 2.0);
     EXPECT_EQ(number(r, "solver_failures"), 0.0);
     EXPECT_LT(number(r, "drift_max"), 2e-4);
   }
-  EXPECT_EQ(read_csv(dir / "drift.csv").size(), 3u * 200u);
+  EXPECT_EQ(read_csv(dir / "drift.csv").size(), 6u * 200u);
   expect_pngs(dir, {"arm_grasp_ball.png"});
   expect_rerun_gives_the_same_bytes("arm-grasp-ball", dir, tmp.path / "again", 3);  // runs, summary, drift
 }
