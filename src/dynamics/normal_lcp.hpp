@@ -63,7 +63,9 @@ struct EqualityRows {
   std::vector<int> kept;  // indices into the candidates, ascending
   MatX X;                 // the kept rows (k x m)
   MatX inverse_mass_xt;   // M^-1 X' (m x k)
-  Eigen::LLT<MatX> y;     // of Y = X M^-1 X' (k x k, SPD)
+  // of Y = X M^-1 X' (k x k, SPD); factored empty at first, so that a NormalLcp without equality rows
+  // (viscous) copies and moves defined values (a default LLT leaves its status unset: UBSan)
+  Eigen::LLT<MatX> y{MatX(0, 0)};
 };
 void select_equality_rows(const MatX& candidates, const MatX& inverse_mass, EqualityRows& out);
 
