@@ -45,12 +45,8 @@ std::unique_ptr<ComputedTorqueController> inverse_dynamics_drive(const World& w)
   return std::make_unique<ComputedTorqueController>(w.model(), 0, 100.0, 20.0, [world](double t) {
     const TreeState& arm = world->state().trees[0];
     DesiredMotion d{VecX::Zero(arm.q.size()), VecX::Zero(arm.v.size()), VecX::Zero(arm.v.size())};
-    d.q(0) = std::sin(t) / 4;
-    d.qd(0) = std::cos(t) / 4;
-    d.qdd(0) = -std::sin(t) / 4;
-    d.q(1) = std::sin(2 * t) / 4;
-    d.qd(1) = std::cos(2 * t) / 2;
-    d.qdd(1) = -std::sin(2 * t);
+    set_sinusoid(d, 0, 0, 0.25, 1.0, t);
+    set_sinusoid(d, 1, 1, 0.25, 2.0, t);
     d.q.tail(2) = arm.q.tail(2);
     d.qd.tail(2) = arm.v.tail(2);
     d.qdd.tail(2).setConstant(-kGripperAcceleration);

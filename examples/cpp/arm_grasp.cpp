@@ -40,12 +40,8 @@ int main(int argc, char** argv) {
     d.q = VecX::Zero(9);
     d.qd = VecX::Zero(9);
     d.qdd = VecX::Zero(9);
-    d.q(0) = std::sin(t) / 4;
-    d.qd(0) = std::cos(t) / 4;
-    d.qdd(0) = -std::sin(t) / 4;
-    d.q(1) = std::sin(2 * t) / 4;
-    d.qd(1) = std::cos(2 * t) / 2;
-    d.qdd(1) = -std::sin(2 * t);
+    set_sinusoid(d, 0, 0, 0.25, 1.0, t);
+    set_sinusoid(d, 1, 1, 0.25, 2.0, t);
     d.q.tail(2) = fingers;
     return d;
   };

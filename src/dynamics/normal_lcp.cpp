@@ -163,24 +163,25 @@ void build_viscous_lcp(const ContactSpace& space, const VecX& start_velocity, co
   out.damped_row_of.clear();
   out.damping = h * law.mu_v;
   out.viscous_overshoots = 0;
-  std::vector<int> rows;  // touching contacts' tangent rows: 2 i (S_i), 2 i + 1 (T_i)
-  for (int i = 0; i < n - space.limit_rows; ++i) {
-    if (space.gap(i) > law.touch) continue;
-    out.touching[i] = 1;
-    rows.push_back(2 * i);
-    rows.push_back(2 * i + 1);
-  }
-  const auto row = [&](int r) { return r % 2 == 0 ? space.S.row(r / 2) : space.T.row(r / 2); };
-  if (law.implicit && out.damping > 0.0 && !rows.empty()) {
-    out.damped_rows.resize(static_cast<Eigen::Index>(rows.size()), space.m);
-    for (std::size_t k = 0; k < rows.size(); ++k) out.damped_rows.row(static_cast<Eigen::Index>(k)) = row(rows[k]);
-    out.damped_row_of = rows;
+  for (int i = 0; i < n - space.limit_rows; ++i) out.touching[i] = space.gap(i) <= law.touch;
+  const int touching = static_cast<int>(std::count(out.touching.begin(), out.touching.end(), 1));
+  if (law.implicit && out.damping > 0.0 && touching > 0) {
+    // the damped rows W: each touching contact's S_i, T_i (2 i, 2 i + 1)
+    out.damped_rows.resize(2 * touching, space.m);
+    for (int i = 0, k = 0; i < n; ++i) {
+      if (!out.touching[i]) continue;
+      out.damped_rows.row(k) = space.S.row(i);
+      out.damped_rows.row(k + 1) = space.T.row(i);
+      out.damped_row_of.push_back(2 * i);
+      out.damped_row_of.push_back(2 * i + 1);
+      k += 2;
+    }
     fill_implicit_viscous(space, free_velocity, h, gap_floor, out.damped_rows, out.damping, out);
     return;
   }
   VecX impulse = VecX::Zero(space.m);  // S' f_S + T' f_T
-  for (std::size_t k = 0; k < rows.size(); k += 2) {
-    const int i = rows[k] / 2;
+  for (int i = 0; i < n; ++i) {
+    if (!out.touching[i]) continue;
     // eq. (15) over the step: f = -h mu_v (S v, T v) at the step's start velocity
     out.tangent_impulse(i, 0) = -out.damping * space.S.row(i).dot(start_velocity);
     out.tangent_impulse(i, 1) = -out.damping * space.T.row(i).dot(start_velocity);

@@ -2,6 +2,8 @@
 
 #include "articulated/dynamics.hpp"
 
+#include <cmath>
+
 #include <stdexcept>
 
 namespace pegsim {
@@ -29,6 +31,12 @@ VecX configuration_error(const articulated::ArticulatedTree& tree, const VecX& q
     }
   }
   return e;
+}
+
+void set_sinusoid(DesiredMotion& d, int q_index, int v_index, double amplitude, double omega, double t) {
+  d.q(q_index) = amplitude * std::sin(omega * t);
+  d.qd(v_index) = amplitude * omega * std::cos(omega * t);
+  d.qdd(v_index) = -amplitude * omega * omega * std::sin(omega * t);
 }
 
 ComputedTorqueController::ComputedTorqueController(const Model& model, int tree, double kp, double kd,

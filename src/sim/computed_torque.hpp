@@ -22,6 +22,11 @@ struct DesiredMotion {
   VecX q, qd, qdd;
 };
 
+// One 1-dof joint (coordinate q_index, rate v_index) on q_d = a sin(omega t):
+// qd_d = a omega cos(omega t), qdd_d = -a omega^2 sin(omega t). (Reference
+// 000's arm: the shoulder's yaw and pitch on sin(t)/4 and sin(2t)/4.)
+void set_sinusoid(DesiredMotion& d, int q_index, int v_index, double amplitude, double omega, double t);
+
 class ComputedTorqueController final : public JointController {
  public:
   using Trajectory = std::function<DesiredMotion(double t)>;

@@ -67,9 +67,9 @@
 // mass; certified solves of random pours under those steppers reached
 // 1.5-4.2x E (scaled with the launches at 43x and more; docs/reliability.md).
 // Islands with a tree's coordinates are measured in the metric the trees'
-// LCP is posed in, M + h D (joint damping taken implicitly), from the
-// island's impulse p = N'f + S'f_S + T'f_T, with each contact's own
-// effective normal mass in E (NormalLcpStepper::bound_energy).
+// LCP is posed in, M + h D (joint damping taken implicitly), d'(M + h D) d
+// through the trees' factors, with each contact's own effective normal mass
+// in E (NormalLcpStepper::bound_energy).
 #pragma once
 
 #include "dynamics/formulation.hpp"

@@ -33,12 +33,8 @@ DesiredMotion desired(double t, int nv) {
   d.q = VecX::Zero(nv);
   d.qd = VecX::Zero(nv);
   d.qdd = VecX::Zero(nv);
-  d.q(0) = std::sin(t) / 4;
-  d.qd(0) = std::cos(t) / 4;
-  d.qdd(0) = -std::sin(t) / 4;
-  d.q(1) = std::sin(2 * t) / 4;
-  d.qd(1) = std::cos(2 * t) / 2;
-  d.qdd(1) = -std::sin(2 * t);
+  set_sinusoid(d, 0, 0, 0.25, 1.0, t);
+  set_sinusoid(d, 1, 1, 0.25, 2.0, t);
   return d;
 }
 
