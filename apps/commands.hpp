@@ -22,6 +22,7 @@ struct RunArgs {
   std::string solver_chain;  // comma-separated fallback chain override (sim/certification.hpp)
   double relaxation = -1.0;  // psor / projected-jacobi lambda override (< 0: the scene's)
   bool position_correction = false;  // --position-correction: turn it on whatever the scene says
+  bool contact_drift_correction = false;  // --contact-drift-correction: likewise
   std::string record;     // HDF5 recording path
   int record_every = 1;
   std::string capture;    // HDF5 file of the steps' complementarity problems (docs/capture-format.md)

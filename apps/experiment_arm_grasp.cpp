@@ -13,10 +13,15 @@
 // 100 m/s^2 with no feedback: each finger's torque is the inverse dynamics of
 // that acceleration, about 5 N on the 0.05 kg finger).
 //
-// Writes drift.csv (per model and control, every 10 steps: t, the ball's
-// displacement in the left pad's frame since the start) and summary.csv (per
-// model and control: drift at the end and largest, contacts with the pads at
-// the end, failed solves, deepest overlap). Times per step are the benchmarks' (docs/performance.md
+// Each of those runs twice more: as the papers step ("off") and with the
+// contact drift correction (SimOptions::contact_drift_correction,
+// sim/contact_drift.hpp: a sticking contact's tangential drift of one step
+// taken back in the next), which removes the first-order creep along the pads.
+//
+// Writes drift.csv (per model, control and correction, every 10 steps: t, the
+// ball's displacement in the left pad's frame since the start) and
+// summary.csv (per model, control and correction: drift at the end and
+// largest, contacts with the pads at the end, failed solves, deepest overlap). Times per step are the benchmarks' (docs/performance.md
 // "Robots"): the files are the same bytes on every run.
 #include "experiment.hpp"
 
@@ -64,12 +69,15 @@ void arm_grasp_ball(const Context& ctx) {
                                {"no-slip", "no-slip", ContactModelKind::Standard},
                                {"convex-impulse", "convex-impulse", ContactModelKind::Standard}};
   RunLog log(ctx);
-  Csv drift(ctx.out / "drift.csv", {"model", "control", "t", "drift"});
-  Csv summary(ctx.out / "summary.csv", {"model", "control", "status", "steps", "drift_end", "drift_max",
-                                        "contacts_end", "solver_failures", "max_penetration"});
-  for (const std::string control : {"pd", "inverse-dynamics"})
+  Csv drift(ctx.out / "drift.csv", {"model", "control", "drift_correction", "t", "drift"});
+  Csv summary(ctx.out / "summary.csv", {"model", "control", "drift_correction", "status", "steps", "drift_end",
+                                        "drift_max", "contacts_end", "solver_failures", "max_penetration"});
+  for (const bool corrected : {false, true})
+   for (const std::string control : {"pd", "inverse-dynamics"})
     for (const GraspModel& g : models) {
+      const char* correction = corrected ? "on" : "off";
       Scene s = scene;
+      s.model.options.contact_drift_correction = corrected;
       s.model.options.stepper = g.stepper;
       if (g.contact == ContactModelKind::Standard) s.model.options.solver_chain = {"ppm", "lemke"};
       const bool drive = control == "inverse-dynamics";
@@ -95,13 +103,13 @@ void arm_grasp_ball(const Context& ctx) {
         deepest = std::max(deepest, r.max_penetration);
         contacts = r.contacts_found;
         if (w.state().step % 10 == 0) {
-          drift << g.name << control << w.state().time << last;
+          drift << g.name << control << correction << w.state().time << last;
           drift.end_row();
         }
       };
       const Outcome o = simulate(s, g.contact, h, -1.0, std::lround(seconds / h), hooks);
-      log.add(std::string(g.name) + " " + control, h, -1, o);
-      summary << g.name << control << o.status << o.steps << last << largest << contacts << o.solver_failures
+      log.add(std::string(g.name) + " " + control + " correction " + correction, h, -1, o);
+      summary << g.name << control << correction << o.status << o.steps << last << largest << contacts << o.solver_failures
               << deepest;
       summary.end_row();
     }

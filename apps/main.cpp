@@ -38,6 +38,9 @@ int main(int argc, char** argv) {
       ->check(pegsim::cli::open_interval(0.0, 2.0));
   run_cmd->add_flag("--position-correction", run.position_correction,
                     "project poses out of overlap after each step (scene option position_correction)");
+  run_cmd->add_flag("--contact-drift-correction", run.contact_drift_correction,
+                    "take a sticking contact's tangential drift of one step back in the next (scene option "
+                    "contact_drift_correction)");
   run_cmd->add_option("--solver-chain", run.solver_chain,
                       "fallback chain, e.g. pgs,path,lemke: a solve that misses its tolerance goes to the next");
   run_cmd->add_option("--record", run.record, "write an HDF5 recording to FILE");

@@ -54,6 +54,7 @@ int run_command(const RunArgs& args) {
                                    : load_scene_file(args.scene);
   const std::string scene_text = scene.text;
   if (args.position_correction) scene.model.options.position_correction = true;
+  if (args.contact_drift_correction) scene.model.options.contact_drift_correction = true;
   // the numeric options arrive checked (main.cpp, option_checks.hpp): a negative value is "not given"
   if (args.relaxation > 0.0) scene.model.options.solver_relaxation = args.relaxation;
   // --model and --stepper together, before the world is built: the stepper's

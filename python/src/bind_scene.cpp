@@ -193,6 +193,10 @@ void bind_scene(py::module_& m) {
       .def_property("position_correction", [](const Scene& s) { return s.model.options.position_correction; },
                     [](Scene& s, bool on) { s.model.options.position_correction = on; },
                     "project poses out of overlap after each step (sim/position_correction.cpp)")
+      .def_property("contact_drift_correction",
+                    [](const Scene& s) { return s.model.options.contact_drift_correction; },
+                    [](Scene& s, bool on) { s.model.options.contact_drift_correction = on; },
+                    "take back a persistent contact's tangential drift of the last step in the next (sim/contact_drift.hpp)")
       .def_property("energy_bound",
                     [](const Scene& s) { return s.model.options.energy_bound; },
                     [](Scene& s, bool on) { s.model.options.energy_bound = on; },

@@ -113,6 +113,7 @@ py::dict options_of(const SimOptions& o) {
   d["solver_max_iterations"] = o.solver_max_iterations;
   d["gravity"] = vector_of(o.gravity);
   d["position_correction"] = o.position_correction;
+  d["contact_drift_correction"] = o.contact_drift_correction;
   d["energy_bound"] = o.energy_bound;
   return d;
 }

@@ -94,3 +94,35 @@ def test_ball_held_by_the_no_slip_model_sticks_and_reports_its_slip():
         assert r.slip_residual == 0.0 and r.restitution_residual < 1e-9
         newton += r.barrier_newton_steps
     assert newton > 0  # the grasp's contacts went through the barrier method
+
+
+def test_contact_drift_correction_stops_the_ball_creeping_in_the_gripper():
+    """The ball held while the shoulder swings creeps along the pads by the
+    first-order position update's sag, 1/2 h^2 a a step (about 75 um/s here);
+    with Scene.contact_drift_correction each step's sag is taken back in the
+    next (docs/contact-models.md, "Contact drift correction"), so the drift
+    stays at one step's, below 1e-6 m, and the option reaches the world's
+    options."""
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "scenes", "arm7-grasp-ball.yaml")
+    drifts = {}
+    for corrected in (False, True):
+        scene = pegsim.load_scene(os.path.abspath(path))
+        scene.contact_drift_correction = corrected
+        assert scene.contact_drift_correction == corrected
+        w = pegsim.World(scene)
+        assert w.options["contact_drift_correction"] == corrected
+        ball, pad = w.body("ball"), w.body("arm/left_pad")
+
+        def in_pad():
+            qw, qx, qy, qz = w.orientations[pad]
+            R = np.array([[1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy - qw * qz), 2 * (qx * qz + qw * qy)],
+                          [2 * (qx * qy + qw * qz), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - qw * qx)],
+                          [2 * (qx * qz - qw * qy), 2 * (qy * qz + qw * qx), 1 - 2 * (qx * qx + qy * qy)]])
+            return R.T @ (np.asarray(w.positions[ball]) - np.asarray(w.positions[pad]))
+
+        start = in_pad()
+        for _ in range(1000):
+            assert w.step().contacts_found == 2
+        drifts[corrected] = float(np.linalg.norm(in_pad() - start))
+    assert drifts[False] > 3e-5  # 5e-5 m in the first second
+    assert drifts[True] < 1e-6

@@ -47,6 +47,13 @@ struct ConstraintCounts {
 struct ConstrainedContact {
   Contact contact;
   double mu = 0.0;  // friction coefficient of the material pair
+  // The contact's tangential drift over the last step, per unit time (m/s,
+  // world frame): how far B's material point at the contact moved from A's
+  // beyond what the step's velocities said, over h (sim/contact_drift.hpp).
+  // The friction rows measure d . (u + drift_rate), so that a sticking
+  // contact takes the drift back. Zero unless SimOptions::
+  // contact_drift_correction.
+  Vec3 drift_rate = Vec3::Zero();
 };
 
 struct ConstraintSet {

@@ -81,6 +81,8 @@ void build_contact_space(const Model& model, const State& state, const std::vect
   out.T.setZero(n, out.m);
   out.gap.resize(n);
   out.mu.setZero(n);
+  out.drift_s.setZero(n);
+  out.drift_t.setZero(n);
   out.normal.assign(n, Vec3::Zero());
   out.tangent_s.assign(n, Vec3::Zero());
   out.tangent_t.assign(n, Vec3::Zero());
@@ -94,10 +96,12 @@ void build_contact_space(const Model& model, const State& state, const std::vect
     friction_basis(c.normal, planar ? 2 : 4, model.options.dimension, dirs);
     out.normal[i] = c.normal;
     out.tangent_s[i] = dirs[0];
+    out.drift_s(i) = dirs[0].dot(set.contacts[i].drift_rate);
     put_row(formulation_detail::contact_row(c, c.normal, model, state), out, trees, i, out.N);
     put_row(formulation_detail::contact_row(c, dirs[0], model, state), out, trees, i, out.S);
     if (planar) continue;
     out.tangent_t[i] = dirs[1];
+    out.drift_t(i) = dirs[1].dot(set.contacts[i].drift_rate);
     put_row(formulation_detail::contact_row(c, dirs[1], model, state), out, trees, i, out.T);
   }
   for (int k = 0; k < out.limit_rows; ++k) {

@@ -55,6 +55,9 @@ struct ContactSpace {
   MatX inverse_mass;                  // M^-1 (m x m, block diagonal)
   MatX N, S, T;                       // (contacts + limit rows) x m
   VecX gap, mu;                       // per row: psi_n (m), the material pair's friction coefficient (limits: 0)
+  // per row: the contact's drift rate along S and T (ConstrainedContact::drift_rate, m/s; zero unless
+  // SimOptions::contact_drift_correction): a sticking contact's target is S v+ = -drift_s, T v+ = -drift_t
+  VecX drift_s, drift_t;
   std::vector<Vec3> normal, tangent_s, tangent_t;  // world-frame directions per contact (limits: zero)
 
   int contacts() const { return static_cast<int>(N.rows()); }  // rows, limit rows included

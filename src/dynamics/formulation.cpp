@@ -47,13 +47,14 @@ double row_velocity(const JacobianRow& row, const std::vector<Vec6>& nu) {
   return w;
 }
 
-void add_friction_rows(const Contact& contact, int contact_index, int normal_row, int first_friction, int slip,
+void add_friction_rows(const Contact& contact, const Vec3& drift_rate, int contact_index, int normal_row, int first_friction, int slip,
                        int nd, const FormulationInput& in, std::vector<Vec3>& dirs, StepProblem& out) {
   friction_basis(contact.normal, nd, in.model->options.dimension, dirs);
   LcpProblem& lcp = out.lcp;
   for (int k = 0; k < nd; ++k) {
     const int v = first_friction + k;
     lcp.structure.rows[v] = contact_row(contact, dirs[k], *in.model, *in.state);
+    lcp.structure.rows[v].prescribed += dirs[k].dot(drift_rate);
     out.friction_direction[v] = dirs[k];
     lcp.role[v] = RowRole::Friction;
     lcp.contact_of[v] = normal_row;
@@ -181,7 +182,7 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
     if (!has_friction[c]) continue;
     out.first_friction_var[c] = next_friction;
     out.slip_var[c] = next_slip;
-    formulation_detail::add_friction_rows(contact, c, c, next_friction, next_slip, nd, in, dirs, out);
+    formulation_detail::add_friction_rows(contact, set.contacts[c].drift_rate, c, c, next_friction, next_slip, nd, in, dirs, out);
     for (int k = 0; k < nd; ++k) {
       const int v = next_friction + k;
       if (in.matrix) {

@@ -25,7 +25,9 @@ double row_rate(const JacobianRow& row, const FormulationInput& in);
 // 2.21-2.22): Jacobian rows, directions, roles, contact_of = normal_row,
 // var_contact = contact_index, and the contact's block in LcpProblem::layout.
 // The couplings (E, -E', U) are the caller's: they differ between formulations.
-void add_friction_rows(const Contact& contact, int contact_index, int normal_row, int first_friction, int slip,
+// `drift_rate` (ConstrainedContact::drift_rate) goes into each row's
+// prescribed rate: the row measures d . (u + drift_rate).
+void add_friction_rows(const Contact& contact, const Vec3& drift_rate, int contact_index, int normal_row, int first_friction, int slip,
                        int nd, const FormulationInput& in, std::vector<Vec3>& dirs, StepProblem& out);
 
 // LcpStructure::inverse_mass from the per-body inverse masses (the rows

@@ -116,6 +116,11 @@ void build_no_slip_lcp(const ContactSpace& space, const VecX& free_velocity, dou
   const EqualityRows& eq = out.equality;
   out.row_of.clear();
   for (int k : eq.kept) out.row_of.push_back(candidate_of[k]);
+  out.row_drift.resize(static_cast<Eigen::Index>(out.row_of.size()));
+  for (std::size_t k = 0; k < out.row_of.size(); ++k) {
+    const int i = out.row_of[k] / 2;
+    out.row_drift(static_cast<Eigen::Index>(k)) = out.row_of[k] % 2 == 0 ? space.drift_s(i) : space.drift_t(i);
+  }
   const MatX mnt = space.inverse_mass * space.N.transpose();
   out.raw_inverse_mass_nt = mnt;
   out.free_velocity = free_velocity;
@@ -142,9 +147,9 @@ void build_no_slip_lcp(const ContactSpace& space, const VecX& free_velocity, dou
     MatX B = R * space.N.transpose();
     B -= Q * (Q.transpose() * B);
     out.inverse_mass_nt = R.transpose() * B;  // P_X N'
-    VecX t = eq.X * free_velocity;
+    VecX t = eq.X * free_velocity + out.row_drift;  // X v* + sigma (the header)
     U.transpose().solveInPlace(t);
-    out.base_velocity = free_velocity - R.transpose() * (Q * t);  // P_X M v*
+    out.base_velocity = free_velocity - R.transpose() * (Q * t);  // P_X M v* - M^-1 X' Y^-1 sigma
     // (51)-(55): A = N P_X N', b = N P_X M v* + psi/h
     fill_lcp(space, B.transpose() * B, space.N * out.base_velocity, h, gap_floor, out.lcp);
   }
@@ -158,6 +163,7 @@ void build_viscous_lcp(const ContactSpace& space, const VecX& start_velocity, co
   out.equality.kept.clear();  // no equality rows (an LLT is not reset by assignment: -Wmaybe-uninitialized)
   out.equality.X.resize(0, space.m);
   out.row_of.clear();
+  out.row_drift.resize(0);
   out.tangent_impulse.setZero(n, 2);
   out.damped_rows.resize(0, space.m);
   out.damped_row_of.clear();
@@ -207,8 +213,8 @@ VecX NormalLcp::velocities(const VecX& f) {
       tangent_impulse(damped_row_of[k] / 2, damped_row_of[k] % 2) = -damping * slip(static_cast<Eigen::Index>(k));
   }
   if (!equality.kept.empty()) {
-    // rho = -Y^-1 X (v* + M^-1 N' f) (after (55)): the kept rows' impulses, for the report (v+ holds them)
-    const VecX rho = -equality.y.solve(equality.X * (free_velocity + raw_inverse_mass_nt * f));
+    // rho = -Y^-1 (X (v* + M^-1 N' f) + sigma) (after (55)): the kept rows' impulses, for the report (v+ holds them)
+    const VecX rho = -equality.y.solve(equality.X * (free_velocity + raw_inverse_mass_nt * f) + row_drift);
     tangent_impulse.setZero();
     for (std::size_t k = 0; k < row_of.size(); ++k) tangent_impulse(row_of[k] / 2, row_of[k] % 2) = rho(k);
   }

@@ -16,6 +16,10 @@
 // impulses [f_S; f_T] of the kept rows). P_X M v* is computed as
 // v* - M^-1 X' Y^-1 X v*: M itself is never needed (planar bodies have a
 // singular M^-1).
+// With the contact drift correction (ContactSpace::drift_s, drift_t; sim/
+// contact_drift.hpp) the rows are X v+ = -sigma, sigma the kept rows' drift
+// rates: X v* becomes X v* + sigma above (v+ = P_X M v* - M^-1 X' Y^-1 sigma
+// + P_X N' f_N); sigma = 0 without it.
 //
 // Viscous (002 section IV in the time-stepping form the guide calls V-imp,
 // B.3): the tangential impulse at a touching contact is -h mu_v (S v, T v),
@@ -81,8 +85,10 @@ struct NormalLcp {
   // v+ for normal impulses f (and, for no-slip, rho into tangent_impulse)
   VecX velocities(const VecX& f);
 
-  // no-slip: per kept row its contact and direction (2 i: S_i, 2 i + 1: T_i); v*; M^-1 N'
+  // no-slip: per kept row its contact and direction (2 i: S_i, 2 i + 1: T_i) and its drift rate sigma; v*;
+  // M^-1 N'
   std::vector<int> row_of;
+  VecX row_drift;
   VecX free_velocity;
   MatX raw_inverse_mass_nt;
 

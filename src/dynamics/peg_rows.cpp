@@ -290,7 +290,7 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
     const Contact& contact = set.contacts[c].contact;
     out.first_friction_var[c] = next_friction;
     out.slip_var[c] = next_slip;
-    add_friction_rows(contact, c, out.normal_var[c], next_friction, next_slip, nd, in, dirs, out);
+    add_friction_rows(contact, set.contacts[c].drift_rate, c, out.normal_var[c], next_friction, next_slip, nd, in, dirs, out);
     for (int k = 0; k < nd; ++k) {
       C.add(next_friction + k, next_slip, 1.0);   // E
       C.add(next_slip, next_friction + k, -1.0);  // -E'

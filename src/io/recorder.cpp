@@ -110,6 +110,7 @@ void write_model(const Writer& w, hid_t file, const Model& model, int every, con
   w.attribute(g, "position_correction", std::int32_t{o.position_correction});
   w.attribute(g, "correction_tolerance", o.correction_tolerance);
   w.attribute(g, "correction_iterations", std::int32_t{o.correction_iterations});
+  w.attribute(g, "contact_drift_correction", std::int32_t{o.contact_drift_correction});
   w.attribute(g, "record_every", std::int32_t{every});
 
   std::vector<std::string> materials;

@@ -23,6 +23,7 @@ SceneOptions parse_options(const Field& options) {
                        "gravity", "solver_tolerance", "solver_max_iterations", "max_problem_size", "solver_relaxation", "solver_chain",
                        "solver_time_budget",
                        "max_cone_violation", "energy_bound", "max_penetration", "islands", "position_correction",
+                       "contact_drift_correction",
                        "correction_tolerance", "correction_iterations", "joint_stabilization", "joint_correction",
                        "joint_eps_p", "joint_eps_v", "joint_correction_iterations",
                        // the impulse stepper (SimOptions::impulse); restitution is shared with convex-impulse
@@ -139,6 +140,7 @@ SceneOptions parse_options(const Field& options) {
   if (Field f = options["energy_bound"]; f.present()) sim.energy_bound = f.boolean();
   if (Field f = options["gyroscopic"]; f.present()) parse_gyroscopic(f.choice(gyroscopic_names()), sim.gyroscopic);
   if (Field f = options["position_correction"]; f.present()) sim.position_correction = f.boolean();
+  if (Field f = options["contact_drift_correction"]; f.present()) sim.contact_drift_correction = f.boolean();
   if (Field f = options["correction_tolerance"]; f.present()) sim.correction_tolerance = f.positive();
   if (Field f = options["correction_iterations"]; f.present()) sim.correction_iterations = f.integer_at_least(1);
   // joints (joints/joint.hpp JointOptions): psi_b/h in the step, Algorithm 1 after it

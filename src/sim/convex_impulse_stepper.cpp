@@ -26,11 +26,23 @@ MatX stacked_jacobian(const ContactSpace& space) {
   return G;
 }
 
+// The contact drift correction (sim/contact_drift.hpp): phase 2 minimizes the
+// tangential velocity less the target, || u_T + sigma ||, sigma the contacts'
+// drift rates along (S, T): b_T += sigma (zero without the correction).
+void add_drift_target(const ContactSpace& space, VecX& b) {
+  const int n = space.contacts();
+  for (int k = 0; k < n; ++k) {
+    b(n + 2 * k) += space.drift_s(k);
+    b(n + 2 * k + 1) += space.drift_t(k);
+  }
+}
+
 }  // namespace
 
 void ConvexImpulseStepper::configure(const Model& model) {
   check_scope(model, name(), true);
   contact_model_ = make_contact_model(ContactModelKind::Standard, model.options.dimension);
+  drift_.clear();
 }
 
 // Trees: links follow q, v; link bodies get a zero inverse mass and J_i v*
@@ -90,6 +102,7 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
     contact_model_->build(model, state, finder_.contacts(), constraints_);
     report.contacts_found = static_cast<int>(finder_.contacts().size());
     report.constraints = constraints_.counts();
+    if (model.options.contact_drift_correction) drift_.measure(model, state, inverse_mass_, model.trees.empty() ? nullptr : &terms_, constraints_);
     for (const ConstrainedContact& c : constraints_.contacts) {
       normal_rows.push_back(formulation_detail::contact_row(c.contact, c.contact.normal, model, state));
       const bool touching = c.contact.gap <= ds.touch;  // touching or overlapping
@@ -105,6 +118,7 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
     for (std::size_t c = 0; c < in_set.size(); ++c)
       if (in_set[c]) {
         active_.add_unilateral(constraints_.contacts[c].contact, constraints_.contacts[c].mu);
+        active_.contacts.back().drift_rate = constraints_.contacts[c].drift_rate;
         global.push_back(static_cast<int>(c));
       }
     islands_.clear();
@@ -130,6 +144,7 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
       in.A = 0.5 * (in.A + in.A.transpose());
       pre_[i] = space.gather(start_velocity_, tree_start_);
       in.b = G * pre_[i];
+      add_drift_target(space, in.b);
       in.mu = space.mu;
       in.restitution = ds.restitution;
       in.circular_cone = ds.circular_cone;
@@ -198,6 +213,10 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
       s.angular_velocity = velocity_[b].tail<3>();
       dv[b] = inverse_mass_[b].apply(external_impulse(model.bodies[b], s, model.options.gravity, model.options.h, dim,
                                                         model.options.gyroscopic));
+    }
+    if (model.options.contact_drift_correction) {  // anchors at the start poses, with v+
+      trees_.start_link_velocities(model, tree_post_, velocity_);
+      drift_.remember(model, state, constraints_, velocity_);
     }
     if (!model.trees.empty()) integrate_trees(model, state);  // before finish_step clears the links' applied forces
     finish_step(model, velocity_, state, report);

@@ -31,6 +31,7 @@
 #include "contact/contact_model.hpp"
 #include "dynamics/contact_space.hpp"
 #include "dynamics/convex_impulse.hpp"
+#include "sim/contact_drift.hpp"
 #include "sim/contact_finder.hpp"
 #include "sim/islands.hpp"
 #include "sim/stepper.hpp"
@@ -56,6 +57,7 @@ class ConvexImpulseStepper final : public Stepper {
 
  private:
   ContactFinder finder_;
+  ContactDrift drift_;  // SimOptions::contact_drift_correction
   std::unique_ptr<ContactModel> contact_model_;
   ConstraintSet constraints_, active_, island_scratch_;
   std::vector<Island> islands_;

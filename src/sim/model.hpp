@@ -166,6 +166,14 @@ struct SimOptions {
   // step, whose rotation error (thesis 5.3) can leave overlap.
   bool position_correction = false;
   double correction_tolerance = 1e-6;
+  // Contact drift correction (sim/contact_drift.hpp): a persistent contact's
+  // tangential drift over the last step beyond what the step's velocities
+  // gave (the first-order position update's O(h^2) per step, which adds up
+  // under a sticking contact on a turning body) is taken back in the next
+  // step through its friction rows (no-slip: its rows S v+ = T v+ = 0; the
+  // convex model: phase 2's tangential velocity), as psi/h takes back a gap.
+  // Off: the papers' steps. The viscous and impulse steppers refuse it.
+  bool contact_drift_correction = false;
   int correction_iterations = 4;
   // Joints (joints/joint.hpp): stabilization, Algorithm 1 and its tolerances.
   JointOptions joints;

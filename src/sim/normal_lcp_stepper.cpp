@@ -14,7 +14,11 @@ namespace pegsim {
 
 void NormalLcpStepper::configure(const Model& model) {
   check_scope(model, name(), true);
+  if (law_ != TangentialLaw::NoSlip && model.options.contact_drift_correction)
+    throw std::invalid_argument("stepper viscous has no sticking contact whose drift to correct: set "
+                                "contact_drift_correction: false");
   trees_.forget_sync();
+  drift_.clear();
   const SimOptions& o = model.options;
   SolverOptions s;
   s.tolerance = o.solver_tolerance;
@@ -238,6 +242,7 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
     contact_model_->build(model, state, finder_.contacts(), constraints_);
     report.contacts_found = static_cast<int>(finder_.contacts().size());
     report.constraints = constraints_.counts();
+    if (model.options.contact_drift_correction) drift_.measure(model, state, inverse_mass_, model.trees.empty() ? nullptr : &terms_, constraints_);
   }
   velocity_ = free_velocity_;
   report.solved_by.assign(chain_.size(), 0);
@@ -304,12 +309,17 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
     if (law_ == TangentialLaw::NoSlip)  // (45)-(46) on every touching contact, the rows Algorithm 2 dropped included
       for (int c = 0; c < n; ++c)
         if (lcp.touching[c])
-          report.slip_residual = std::max({report.slip_residual, std::abs(space.S.row(c).dot(post_velocities_[i])),
-                                           std::abs(space.T.row(c).dot(post_velocities_[i]))});
+          report.slip_residual =
+              std::max({report.slip_residual, std::abs(space.S.row(c).dot(post_velocities_[i]) + space.drift_s(c)),
+                        std::abs(space.T.row(c).dot(post_velocities_[i]) + space.drift_t(c))});
   }
   {
     StageTimer timer(report.profile, Stage::Integration);
     for (std::size_t t = 0; t < model.trees.size(); ++t) trees_.set_velocity(t, tree_post_[t]);
+    if (model.options.contact_drift_correction) {  // anchors at the start poses, with v+
+      trees_.start_link_velocities(model, tree_post_, velocity_);
+      drift_.remember(model, state, constraints_, velocity_);
+    }
     finish_step(model, velocity_, state, report, &trees_);
   }
   if (!needs.penetration) return;

@@ -46,6 +46,7 @@
 
 #include "contact/contact_model.hpp"
 #include "dynamics/normal_lcp.hpp"
+#include "sim/contact_drift.hpp"
 #include "sim/contact_finder.hpp"
 #include "sim/islands.hpp"
 #include "sim/solver_chain.hpp"
@@ -104,6 +105,7 @@ class NormalLcpStepper final : public Stepper {
   std::vector<double> link_inverse_mass_;  // the energy bound's E: per body, 1 / its floating tree's mass, else 0
   std::vector<Vec6> start_velocity_, free_velocity_, velocity_;
   std::vector<char> released_;  // R1: per row of the island being solved
+  ContactDrift drift_;           // SimOptions::contact_drift_correction
   // kinematic trees (contact in joint space): per tree v, v*, v+; their terms; their links as one island
   TreeStepping trees_;
   TreeTerms terms_;

@@ -21,6 +21,7 @@ void TimeSteppingStepper::configure(const Model& model) {
   solver_.configure(model);
   contact_model_ = std::move(contact_model);
   trees_.forget_sync();
+  drift_.clear();
 }
 
 // nu* = nu + M^-1 p_ext (eq. 2.30 without contact impulses)
@@ -60,11 +61,21 @@ void TimeSteppingStepper::step(const Model& model, State& state, const StepNeeds
     report.contacts_found = static_cast<int>(finder_.contacts().size());
     report.constraints = constraints_.counts();
     report.traps = count_standard_model_traps(finder_.contacts(), model.options.eps_feasible);
+    if (model.options.contact_drift_correction) {
+      if (!model.trees.empty()) trees_.fill_terms(model, terms_);
+      drift_.measure(model, state, inverse_mass_, model.trees.empty() ? nullptr : &terms_, constraints_);
+    }
   }
   velocity_ = free_velocity_;
   solver_.solve(model, state, finder_.is_static(), constraints_, inverse_mass_, free_velocity_, velocity_, report);
   {
     StageTimer timer(report.profile, Stage::Integration);
+    if (model.options.contact_drift_correction) {  // anchors at the start poses, with v+
+      tree_plus_.resize(model.trees.size());
+      for (std::size_t t = 0; t < model.trees.size(); ++t) tree_plus_[t] = trees_.velocity_plus(t);
+      trees_.start_link_velocities(model, tree_plus_, velocity_);
+      drift_.remember(model, state, constraints_, velocity_);
+    }
     integrate(model, velocity_, model.options.h, state);
     if (!model.trees.empty()) trees_.finish_step(model, state);  // links' integrated poses replaced by q's
     for (BodyState& s : state.bodies) {

@@ -4,6 +4,7 @@
 //   free velocities   nu* = nu + M^-1 p_ext                 (eq. 2.30)
 //   contact finding   broadphase + narrowphase               (thesis 2.6, ch. 3)
 //   contact model     feature pairs -> U/I/X constraints      (thesis ch. 4)
+//   contact drift     last step's tangential drift, when on   (sim/contact_drift.hpp)
 //   solve             per island: formulation, certified chain, impulses
 //   integration       poses from nu^{l+1}                     (eq. 2.36)
 //                     kinematic trees: v, q in joint space (sim/tree_stepping.hpp)
@@ -17,6 +18,7 @@
 #pragma once
 
 #include "contact/contact_model.hpp"
+#include "sim/contact_drift.hpp"
 #include "sim/contact_finder.hpp"
 #include "sim/island_solver.hpp"
 #include "sim/position_correction.hpp"
@@ -50,10 +52,13 @@ class TimeSteppingStepper final : public Stepper {
   std::unique_ptr<ContactModel> contact_model_;
   IslandSolver solver_;
   PositionCorrector correction_;
+  ContactDrift drift_;  // SimOptions::contact_drift_correction
   TreeStepping trees_;  // kinematic trees: joint-space free motion, A's terms, integration
   ConstraintSet constraints_;
   std::vector<InverseMass> inverse_mass_;
   std::vector<Vec6> free_velocity_, velocity_;
+  std::vector<VecX> tree_plus_;  // per tree v+, for the drift's anchors
+  TreeTerms terms_;              // the trees' terms, for the drift's consistent targets
 };
 
 }  // namespace pegsim

@@ -289,14 +289,26 @@ void TreeStepping::finish_step(const Model& model, State& state) {
   for (std::size_t t = 0; t < model.trees.size(); ++t) {
     const articulated::ArticulatedTree& tree = model.trees[t].tree;
     TreeState& ts = state.trees[t];
-    Tree& d = trees_[t];
-    ts.v = d.free_velocity + d.inertia.solve(d.impulse);
+    ts.v = velocity_plus(t);
     ts.q = articulated::integrate_configuration(tree, ts.q, ts.v, model.options.h);
     articulated::normalize_configuration(tree, ts.q);
     ts.tau = VecX::Zero(tree.nv());
   }
   sync_tree_bodies(model, state);
   remember_sync(model, state);
+}
+
+VecX TreeStepping::velocity_plus(std::size_t t) const {
+  const Tree& d = trees_[t];
+  return d.free_velocity + d.inertia.solve(d.impulse);
+}
+
+void TreeStepping::start_link_velocities(const Model& model, const std::vector<VecX>& v_plus,
+                                         std::vector<Vec6>& velocity) const {
+  for (std::size_t t = 0; t < model.trees.size(); ++t) {
+    const TreeModel& tm = model.trees[t];
+    for (int i = 0; i < tm.tree.link_count(); ++i) velocity[tm.link_body[i]] = trees_[t].jacobian[i] * v_plus[t];
+  }
 }
 
 VecX TreeStepping::applied_forces(const Model& model, const State& state, std::size_t t) const {

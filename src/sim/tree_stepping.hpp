@@ -93,6 +93,12 @@ class TreeStepping {
   void add_impulses(const StepProblem& problem, const VecX& z);
   // v+, q+, link bodies from forward kinematics; applied joint forces cleared.
   void finish_step(const Model& model, State& state);
+  // Tree t's v+ = v* + M~^-1 (the accumulated impulses), as finish_step takes it.
+  VecX velocity_plus(std::size_t t) const;
+  // Each link body's velocity J_i v+ at the step's start configuration (the
+  // Jacobians of the last free_velocities), v+ per tree in `v_plus`, into
+  // `velocity` (per model body; the loose bodies' entries untouched).
+  void start_link_velocities(const Model& model, const std::vector<VecX>& v_plus, std::vector<Vec6>& velocity) const;
   // sync_tree_bodies, unless q, v and every link body are still exactly what
   // the last finish_step left (nobody moved them since): the step's first
   // forward kinematics saved, with the same bits either way.
