@@ -287,7 +287,9 @@ TEST(Experiment, SpinningPlatterQuick) {
 // convex model under the inverse-dynamics drive: there the ball slides along
 // the pads, its slip growing 2.5-fold every 50 ms from 0.1 s, and falls by 0.5 s
 // (docs/experiments.md; an open item of issue 14), so that run is only
-// required to finish. Each runs again with the contact drift correction
+// required to finish; with the bound ||x_N|| <= kappa ||w_s|| relaxed to
+// kappa = 2 ("convex-impulse-kappa2") it keeps the ball under that drive too.
+// Each runs again with the contact drift correction
 // (sim/contact_drift.hpp): under PD, PEG's and no-slip's ball then stays
 // within 1e-6 m (two steps' sag; 1.5e-7 measured).
 TEST(Experiment, ArmGraspBallQuick) {
@@ -295,7 +297,7 @@ TEST(Experiment, ArmGraspBallQuick) {
   const fs::path dir = tmp.path / "ag";
   ASSERT_EQ(run("experiment arm-grasp-ball --quick --out " + dir.string()), 0);
   const std::vector<Row> summary = read_csv(dir / "summary.csv");
-  ASSERT_EQ(summary.size(), 12u);
+  ASSERT_EQ(summary.size(), 16u);
   for (const Row& r : summary) {
     SCOPED_TRACE(r.at("model") + " " + r.at("control") + " " + r.at("drift_correction"));
     EXPECT_EQ(r.at("status"), "ok");
@@ -304,11 +306,12 @@ TEST(Experiment, ArmGraspBallQuick) {
     EXPECT_EQ(number(r, "contacts_end"), 2.0);
     EXPECT_EQ(number(r, "solver_failures"), 0.0);
     EXPECT_LT(number(r, "drift_max"), 2e-4);
-    if (r.at("drift_correction") == "on" && r.at("control") == "pd" && r.at("model") != "convex-impulse") {
+    const bool exact = r.at("model") == "peg" || r.at("model") == "no-slip";
+    if (r.at("drift_correction") == "on" && r.at("control") == "pd" && exact) {
       EXPECT_LT(number(r, "drift_max"), 1e-6);
     }
   }
-  EXPECT_EQ(read_csv(dir / "drift.csv").size(), 12u * 200u);
+  EXPECT_EQ(read_csv(dir / "drift.csv").size(), 16u * 200u);
   expect_pngs(dir, {"arm_grasp_ball.png"});
   expect_rerun_gives_the_same_bytes("arm-grasp-ball", dir, tmp.path / "again", 3);  // runs, summary, drift
 }
