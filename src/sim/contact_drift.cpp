@@ -1,6 +1,6 @@
 #include "sim/contact_drift.hpp"
 
-#include <Eigen/Eigenvalues>
+#include <Eigen/QR>
 
 #include <algorithm>
 
@@ -97,9 +97,10 @@ void ContactDrift::measure(const Model& model, const State& state, const std::ve
 // the island's tangent rows [S; T] (dynamics/contact_space.hpp) and W =
 // X M^-1 X', the targets sigma (along each contact's S and T) are replaced by
 // their orthogonal projection onto range(W), the contact velocities the
-// bodies can take: W W^+ sigma (symmetric eigendecomposition, eigenvalues
-// below 1e-12 of the largest dropped). Targets that fit already come back as
-// they were (a ball held by two contacts: six freedoms, four targets).
+// bodies can take: W W^+ sigma (by a QR of X M^-1, below). Targets that fit
+// already come back as they were (a ball held by two contacts: six freedoms,
+// four targets). Cost: a stack's 170 PEG sub-contacts take the step from
+// 0.37 to 0.89 ms (box-stack-3d-offset); an eigendecomposition of W took 44.
 void ContactDrift::project(const Model& model, const State& state, const std::vector<InverseMass>& inverse_mass,
                            const TreeTerms* trees, ConstraintSet& set, std::size_t first, std::size_t last) {
   island_.clear();
@@ -118,14 +119,15 @@ void ContactDrift::project(const Model& model, const State& state, const std::ve
   X << space_.S.topRows(n), space_.T.topRows(n);
   VecX sigma(2 * n);
   sigma << space_.drift_s.head(n), space_.drift_t.head(n);
-  const MatX W = X * space_.inverse_mass * X.transpose();
-  const Eigen::SelfAdjointEigenSolver<MatX> eigen(0.5 * (W + W.transpose()));
-  const VecX& values = eigen.eigenvalues();
-  const double floor = 1e-12 * values.cwiseAbs().maxCoeff();
-  VecX coefficients = eigen.eigenvectors().transpose() * sigma;
-  for (Eigen::Index j = 0; j < coefficients.size(); ++j)
-    if (!(values(j) > floor)) coefficients(j) = 0.0;
-  const VecX projected = eigen.eigenvectors() * coefficients;
+  // range(W) = range(X M^-1) (M^-1 symmetric PSD): an orthonormal basis of its
+  // first r columns' span by a column-pivoted QR of the 2n x m matrix X M^-1,
+  // m the island's coordinates (a stack's 170 PEG sub-contacts: 340 x 60)
+  Eigen::ColPivHouseholderQR<MatX> qr(X * space_.inverse_mass);
+  qr.setThreshold(1e-6);  // |R_ii| against the largest: the eigenvalues of W at 1e-12
+  const Eigen::Index r = qr.rank();
+  VecX coefficients = qr.householderQ().transpose() * sigma;
+  coefficients.tail(coefficients.size() - r).setZero();
+  const VecX projected = qr.householderQ() * coefficients;
   for (int i = 0; i < n; ++i)
     set.contacts[anchored_[first + static_cast<std::size_t>(i)]].drift_rate =
         projected(i) * space_.tangent_s[i] + projected(n + i) * space_.tangent_t[i];

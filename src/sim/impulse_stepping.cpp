@@ -30,8 +30,8 @@ void ImpulseStepper::configure(const Model& model) {
   if (o.dimension != Dimension::Spatial)
     throw std::invalid_argument("stepper impulse: 3D scenes only (this scene has dimension: 2)");
   if (o.contact_drift_correction)
-    throw std::invalid_argument("stepper impulse: no contact drift correction (a time-stepping option): set "
-                                "contact_drift_correction: false");
+    throw std::invalid_argument("stepper impulse: no contact drift correction (the time-stepping, no-slip and "
+                                "convex-impulse steppers have it): set contact_drift_correction: false");
   if (!model.joints.empty() || !model.trees.empty())
     throw std::invalid_argument("stepper impulse: joints and kinematic trees are not simulated by the impulse "
                                 "stepper (use stepper: time-stepping)");
