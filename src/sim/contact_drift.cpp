@@ -3,6 +3,7 @@
 #include <Eigen/QR>
 
 #include <algorithm>
+#include <utility>
 
 namespace pegsim {
 namespace {
@@ -73,15 +74,18 @@ void ContactDrift::measure(const Model& model, const State& state, const std::ve
       }
   }
   for (std::uint32_t c : anchored_) join(set.contacts[c].contact.body_a, set.contacts[c].contact.body_b);
-  auto island_of = [&](std::uint32_t c) {
+  // each anchored contact's island (its root body), found once; then the contacts grouped by it
+  thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> island_of;  // kept from step to step
+  island_of.clear();
+  for (std::uint32_t c : anchored_) {
     const Contact& k = set.contacts[c].contact;
-    return root(model.bodies[k.body_a].is_static ? k.body_b : k.body_a);
-  };
-  std::stable_sort(anchored_.begin(), anchored_.end(),
-                   [&](std::uint32_t x, std::uint32_t y) { return island_of(x) < island_of(y); });
+    island_of.push_back({root(model.bodies[k.body_a].is_static ? k.body_b : k.body_a), c});
+  }
+  std::sort(island_of.begin(), island_of.end());  // (island, contact): contact order within an island
+  for (std::size_t i = 0; i < island_of.size(); ++i) anchored_[i] = island_of[i].second;
   for (std::size_t first = 0; first < anchored_.size();) {
     std::size_t last = first;
-    while (last < anchored_.size() && island_of(anchored_[last]) == island_of(anchored_[first])) ++last;
+    while (last < anchored_.size() && island_of[last].first == island_of[first].first) ++last;
     project(model, state, inverse_mass, trees, set, first, last);
     first = last;
   }
