@@ -21,7 +21,7 @@ const std::vector<Definition>& definitions() {
       {"noslip-quadruped", "Drumwright-Shell 002: the quadruped trots 10 s on flat and uneven ground, PEG and no-slip",
        noslip_quadruped},
       {"viscous-quadruped",
-       "Drumwright-Shell 002: the trot under the viscous model, ppm against Lemke, and mu_v swept explicit / implicit",
+       "Drumwright-Shell 002: the trot under the viscous model, ppm against Lemke, impulse form and RK4, mu_v swept",
        viscous_quadruped},
       {"spinning-platter", "Mirtich & Canny 6: a ball on a kinematic turntable, impulse (eps swept) and LCP (h swept)",
        spinning_platter},

@@ -7,7 +7,9 @@
 // and under the no-slip model (standard contacts, [ppm, lemke]).
 // viscous-quadruped: 10 s under the viscous model (standard contacts). Table
 // III's comparison, the same model solved by ppm (002's Algorithm 1) and by
-// Lemke, on both terrains; then, on flat ground, mu_v swept over six decades
+// Lemke, on both terrains, in the impulse form (the viscous stepper) and in
+// the paper's acceleration form under RK4 (the viscous-rk4 stepper, law
+// rk4); then, on flat ground, mu_v swept over six decades
 // under the paper's explicit law and the semi-implicit one
 // (dynamics/normal_lcp.hpp): where the explicit law turns unstable.
 //
@@ -138,14 +140,14 @@ void viscous_quadruped(const Context& ctx) {
   Csv summary(ctx.out / "summary.csv",
               columns(columns({"terrain", "law", "mu_v", "solver"}, kTrotColumns), {"overshoots", "gap_to_ppm"}));
   // ppm_path: the ppm run's torso samples, for a Lemke run; shared: a ppm run whose samples a Lemke run reads
-  const auto run = [&](const std::string& terrain, bool implicit, double mu_v, const std::string& solver,
+  // law: explicit, implicit (the viscous stepper, V-imp) or rk4 (the viscous-rk4 stepper, V-acc)
+  const auto run = [&](const std::string& terrain, const std::string& law, double mu_v, const std::string& solver,
                        const std::vector<Vec3>* ppm_path, bool shared) {
     Scene s = trot_scene(ctx, terrain);
-    s.model.options.stepper = "viscous";
+    s.model.options.stepper = law == "rk4" ? "viscous-rk4" : "viscous";
     s.model.options.solver_chain = {solver};
     s.model.options.drumwright_shell.viscous = mu_v;
-    s.model.options.drumwright_shell.viscous_implicit = implicit;
-    const std::string law = implicit ? "implicit" : "explicit";
+    s.model.options.drumwright_shell.viscous_implicit = law == "implicit";
     const auto labels = [&](Csv& csv) { csv << terrain << law << mu_v << solver; };
     Trot t = trot(s, ContactModelKind::Standard, seconds, walk, [&] { labels(walk); }, shared);
     char name[96];
@@ -157,15 +159,17 @@ void viscous_quadruped(const Context& ctx) {
     summary.end_row();
     return t;
   };
-  // Table III: ppm against Lemke on the same model; both solve each LCP to 1e-9, so the walks agree
-  for (const std::string terrain : {"flat", "uneven"}) {
-    const Trot ppm = run(terrain, false, table_mu_v, "ppm", nullptr, true);
-    run(terrain, false, table_mu_v, "lemke", &ppm.path, false);
-  }
+  // Table III: ppm against Lemke on the same model; both solve each LCP to 1e-9, so the walks agree. The
+  // impulse form (explicit, the viscous stepper) and the paper's acceleration form under RK4 (viscous-rk4)
+  for (const std::string law : {"explicit", "rk4"})
+    for (const std::string terrain : {"flat", "uneven"}) {
+      const Trot ppm = run(terrain, law, table_mu_v, "ppm", nullptr, true);
+      run(terrain, law, table_mu_v, "lemke", &ppm.path, false);
+    }
   // mu_v over six decades, explicit and semi-implicit (flat ground, ppm)
-  for (const bool implicit : {false, true})
+  for (const std::string law : {"explicit", "implicit"})
     for (const double mu_v : {0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0})
-      if (implicit || mu_v != table_mu_v) run("flat", implicit, mu_v, "ppm", nullptr, false);
+      if (law == "implicit" || mu_v != table_mu_v) run("flat", law, mu_v, "ppm", nullptr, false);
 }
 
 }  // namespace pegsim::cli::experiment

@@ -8,7 +8,9 @@
 // interleaved and the median of the repeats taken:
 //   Coulomb: the time-stepping stepper, Stewart-Trinkle with PEG, mu 0.8, [lemke, path]
 //   no-slip: [ppm] and [lemke]
-//   viscous (mu_v 10 N s/m, the paper's explicit law): [ppm] and [lemke]
+//   viscous (mu_v 10 N s/m, the paper's explicit law): [ppm] and [lemke], in
+//   the impulse form (the viscous stepper) and in the paper's acceleration
+//   form under RK4 (the viscous-rk4 stepper: four stage solves a step)
 // Wall time covers the whole step (free velocities, contacts, formulation,
 // solve, integration), as the paper's.
 //
@@ -95,7 +97,9 @@ int main(int argc, char** argv) {
                                               std::array<const char*, 3>{"no-slip + ppm", "no-slip", "ppm"},
                                               std::array<const char*, 3>{"no-slip + lemke", "no-slip", "lemke"},
                                               std::array<const char*, 3>{"viscous + ppm", "viscous", "ppm"},
-                                              std::array<const char*, 3>{"viscous + lemke", "viscous", "lemke"}}) {
+                                              std::array<const char*, 3>{"viscous + lemke", "viscous", "lemke"},
+                                              std::array<const char*, 3>{"viscous RK4 (acceleration) + ppm", "viscous-rk4", "ppm"},
+                                              std::array<const char*, 3>{"viscous RK4 (acceleration) + lemke", "viscous-rk4", "lemke"}}) {
     Candidate& c = models.emplace_back();
     c.label = label;
     c.stepper = stepper;
@@ -116,13 +120,14 @@ int main(int argc, char** argv) {
       continue;
     }
     // the paper's pairs: no-slip against the Coulomb model (Table II), viscous Lemke against viscous ppm (Table III)
-    const Candidate& base = std::string(m.stepper) == "viscous" ? models[4] : models[0];
+    const std::string stepper = m.stepper;
+    const Candidate& base = stepper == "viscous" ? models[4] : stepper == "viscous-rk4" ? models[6] : models[0];
     std::printf("%-40s %10.2f %9.2f %12.2f %10ld %8.3f %11.2f\n", m.label, per_step(m),
                 static_cast<double>(m.contacts) / static_cast<double>(m.steps),
                 static_cast<double>(m.iterations) / static_cast<double>(m.steps), m.failures,
                 m.distance, per_step(base) / per_step(m));
   }
-  std::printf("(ratio: the no-slip rows against the Coulomb row's time, the viscous rows against viscous + lemke's;\n"
+  std::printf("(ratio: the no-slip rows against the Coulomb row's time, the viscous rows against their form's lemke row;\n"
               " the paper: no-slip + PPM 1.379 (Table II), viscous + PPM 1.372 (Table III); iters/step: the step's last\n"
               " solve's pivots or iterations)\n");
   return 0;

@@ -345,7 +345,7 @@ def noslip_quadruped(d):
 # ---- viscous-quadruped (Drumwright-Shell 002, Table III's model) ------------------------
 
 def viscous_quadruped(d):
-    """Table III's runs (torso x against t, ppm and Lemke) and the distance walked against mu_v."""
+    """Table III's runs (torso x against t, ppm and Lemke; impulse form and RK4) and the distance against mu_v."""
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.4))
     rows = read(d, "walk.csv")
     summary = read(d, "summary.csv")
@@ -355,7 +355,7 @@ def viscous_quadruped(d):
             runs = [r for r in rows if r["terrain"] == lemke["terrain"] and r["law"] == lemke["law"]
                     and r["mu_v"] == lemke["mu_v"] and r["solver"] == solver]
             axes[0].plot([num(r["t"]) for r in runs], [num(r["x"]) for r in runs], style, lw=1,
-                         label=f"{lemke['terrain']}, {solver}")
+                         label=f"{lemke['terrain']}, {lemke['law']}, {solver}")
     if not rows:
         no_data(axes[0], "no walk.csv")
     for law, marker in (("explicit", "o"), ("implicit", "s")):
@@ -367,6 +367,9 @@ def viscous_quadruped(d):
             if num(r["overshoots"]) > 0 or r["status"] != "ok" or num(r["lowest_up"]) < 0.5:
                 axes[1].annotate("unstable" if num(r["overshoots"]) > 0 else r["status"],
                                  (num(r["mu_v"]), num(r["distance"])), fontsize=7)
+    rk4 = [r for r in summary if r["terrain"] == "flat" and r["law"] == "rk4" and r["solver"] == "ppm"]
+    axes[1].plot([num(r["mu_v"]) for r in rk4], [num(r["distance"]) for r in rk4], "*", ms=10,
+                 label="acceleration level, RK4")
     axes[1].set_xscale("log")
     axes[0].set_title("torso x (m), mu_v of Table III's runs: ppm (solid) and Lemke (dashed)", fontsize=10)
     axes[0].set_xlabel("t (s)")

@@ -34,12 +34,12 @@ def test_solver_chain_from_python(scenes):
 def test_registries_and_defaults():
     assert pegsim.contact_models == ("standard", "peg", "lnc", "corrective")
     assert pegsim.formulations == ("stewart-trinkle", "anitescu-potra")
-    assert pegsim.steppers == ("time-stepping", "impulse", "no-slip", "viscous", "convex-impulse")
+    assert pegsim.steppers == ("time-stepping", "impulse", "no-slip", "viscous", "viscous-rk4", "convex-impulse")
     scene = pegsim.Scene()
     scene.add_body(pegsim.cube(1), mass=1)
     world = pegsim.World(scene)
     assert world.model == "peg" and world.stepper == "time-stepping"
-    with pytest.raises(ValueError, match=r"unknown stepper 'verlet' \(available: time-stepping, impulse, no-slip, viscous, convex-impulse\)"):
+    with pytest.raises(ValueError, match=r"unknown stepper 'verlet' \(available: time-stepping, impulse, no-slip, viscous, viscous-rk4, convex-impulse\)"):
         pegsim.World(scene, stepper="verlet")
     with pytest.raises(ValueError, match=r"unknown contact model 'soft' \(available: standard, peg, lnc, corrective\)"):
         world.model = "soft"
@@ -103,3 +103,28 @@ def test_viscous_integration_and_its_overshoot_count(tmp_path):
     assert implicit.linear_velocities[1][0] == pytest.approx(0.01 / 13, abs=1e-9)
     assert explicit.statistics["viscous_overshoots"] == 4
     assert implicit.statistics["viscous_overshoots"] == 0
+
+
+def test_viscous_rk4_stepper_from_python(tmp_path):
+    # The viscous model at the acceleration level under RK4 (stepper
+    # viscous-rk4, docs/contact-models.md), chosen on a loaded Scene: a 1 kg
+    # box sliding on its four corners at mu_v = 0.5 N s/m decays as
+    # v0 exp(-4 mu_v t / m); RK4's error on this linear system is
+    # k (4 h mu_v / m)^5 / 120, rounding here, so 1e-11 is the stage solves'
+    # and the arithmetic's margin.
+    path = tmp_path / "slide.yaml"
+    path.write_text(
+        "options: {dimension: 3, h: 0.001, eps: 0.01, model: standard, stepper: viscous,"
+        " viscous_friction: 0.5, solver: ppm}\n"
+        "bodies:\n"
+        "  - {name: ground, shape: {half_space: {normal: [0, 0, 1], offset: 0}}, static: true}\n"
+        "  - {name: box, shape: {box: [0.4, 0.4, 0.2]}, mass: 1, position: [0, 0, 0.1], velocity: [2, 0, 0]}\n")
+    scene = pegsim.load_scene(str(path))
+    scene.stepper = "viscous-rk4"
+    w = pegsim.World(scene)
+    assert w.stepper == "viscous-rk4"
+    for _ in range(200):
+        report = w.step()
+        assert report.solver_failures == 0
+    assert w.linear_velocities[1][0] == pytest.approx(2.0 * math.exp(-4 * 0.5 * w.time), abs=1e-11)
+    assert w.positions[1][2] == pytest.approx(0.1, abs=1e-12)

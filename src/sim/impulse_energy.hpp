@@ -69,7 +69,7 @@
 // Islands with a tree's coordinates are measured in the metric the trees'
 // LCP is posed in, M + h D (joint damping taken implicitly), d'(M + h D) d
 // through the trees' factors, with each contact's own effective normal mass
-// in E (NormalLcpStepper::bound_energy).
+// in E (sim/normal_impulse_bound.hpp).
 #pragma once
 
 #include "dynamics/formulation.hpp"

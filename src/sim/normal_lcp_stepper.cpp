@@ -29,24 +29,7 @@ void NormalLcpStepper::configure(const Model& model) {
   chain.configure(o.solver_chain.empty() ? std::vector<std::string>{o.solver} : o.solver_chain, s);
   contact_model_ = make_contact_model(ContactModelKind::Standard, o.dimension);
   chain_ = std::move(chain);
-  // the energy bound's E on trees: per link body, 1 / the mass of the links under its root when that root
-  // is floating (a point of a free tree has an effective mass of at most the tree's: translating the whole
-  // tree is one of its motions), 0 under a fixed root (no bound); 0 for loose bodies (their own masses)
-  link_inverse_mass_.assign(model.bodies.size(), 0.0);
-  for (const TreeModel& t : model.trees) {
-    const std::vector<articulated::Link>& links = t.tree.links();
-    std::vector<int> root(links.size());
-    std::vector<double> mass(links.size(), 0.0);  // per root: its links' mass
-    for (std::size_t i = 0; i < links.size(); ++i) {
-      root[i] = links[i].parent < 0 ? static_cast<int>(i) : root[static_cast<std::size_t>(links[i].parent)];
-      mass[static_cast<std::size_t>(root[i])] += links[i].mass;
-    }
-    for (std::size_t i = 0; i < links.size(); ++i) {
-      const std::size_t r = static_cast<std::size_t>(root[i]);
-      if (links[r].joint == articulated::JointKind::Floating && mass[r] > 0.0)
-        link_inverse_mass_[t.link_body[i]] = 1.0 / mass[r];
-    }
-  }
+  bound_.configure(model);
 }
 
 void NormalLcpStepper::build(const Model& model, const ContactSpace& space, double gap_floor, NormalLcp& out) const {
@@ -125,108 +108,6 @@ SolverResult NormalLcpStepper::solve_island(const Model& model, const ContactSpa
   return result;
 }
 
-namespace {
-
-// (K^-1)_nn of contact c's block K = [N; S; T]_c M^-1 [N; S; T]_c' (the
-// island's metric): its normal effective mass with its tangents held;
-// infinity when K is singular to rounding (bound_energy).
-double tree_row_mass(const ContactSpace& space, int c) {
-  Eigen::Matrix<double, 3, Eigen::Dynamic> rows(3, space.m);
-  rows.row(0) = space.N.row(c);
-  rows.row(1) = space.S.row(c);
-  rows.row(2) = space.T.row(c);
-  const Mat3 K = rows * space.inverse_mass * rows.transpose();
-  const Eigen::LDLT<Mat3> ldlt(0.5 * (K + K.transpose()));
-  if (ldlt.info() != Eigen::Success || !(ldlt.vectorD().minCoeff() > 1e-12 * K.trace()))
-    return std::numeric_limits<double>::infinity();
-  return ldlt.solve(Vec3::UnitX())(0);
-}
-
-}  // namespace
-
-// dT = d'M v* + 1/2 d'M d of an island's loose bodies, from their masses.
-void NormalLcpStepper::bound_loose_bodies(const Model& model, const State& state, const ContactSpace& space,
-                                          const VecX& v_free, const VecX& d, ImpulseWork& work) const {
-  for (std::uint32_t b : space.bodies) {
-    if (space.block[b] < 0) continue;  // a tree's link: in the tree's coordinates
-    const int o = 6 * space.block[b];
-    const BodyModel& body = model.bodies[b];
-    const Vec3 mass = body.mass * inverse_mass_[b].linear_mask;  // planar: no out-of-plane translation
-    const Mat3 J = world_inertia(body, state.bodies[b], model.options.dimension);
-    const Vec3 dv = d.segment<3>(o), dw = d.segment<3>(o + 3);
-    const Vec3 p = mass.cwiseProduct(dv), L = J * dw;  // M d, per body
-    work.free_work += p.dot(v_free.segment<3>(o)) + L.dot(v_free.segment<3>(o + 3));
-    work.quadratic += p.dot(dv) + L.dot(dw);
-  }
-}
-
-// The energy bound on the island's velocity change d = v+ - v* (the header;
-// the normal-impulse form in sim/impulse_energy.hpp): dT = d'M v* + 1/2 d'M d
-// from the bodies' masses, against G and E of the normal impulses. b = N v0 +
-// psi/h, so the gap term is b - N v0 whatever floor the build used.
-// An island with a tree's coordinates is measured in the metric its LCP is
-// posed in, M^ = M + h D (the trees' joint damping D, taken implicitly;
-// sim/tree_stepping.hpp): dT^ = d'M^ v* + 1/2 d'M^ d, the trees' segments
-// through their factors of M^ (TreeStepping::inertia_times), and at a
-// solution dT^ <= G as in the header's derivation with M^ for M. (Not from
-// the impulses, p'v* + 1/2 p'd with p = M^ d = N'f + S'f_S + T'f_T: with Y
-// near singular, no-slip's rho comes out of Y^-1 at 1e30 while the Gram-form
-// v+ does not, and p'd misses the 8e30 J that the quadruped on the tiles
-// gained in one step that way.) E's mass per contact (tree_row_mass): the
-// contact's own effective normal mass with its tangents held, (K^-1)_nn of
-// its 3 x 3 block K = [N; S; T]_i M^-1 [N; S; T]_i', at most the mass of a
-// floating tree it touches (link_inverse_mass_). A joint limit, or a point
-// whose K is singular on a fixed-base tree, has no finite one: E is no bound
-// there (G alone).
-void NormalLcpStepper::bound_energy(const Model& model, const State& state, const ContactSpace& space,
-                                    const ConstraintSet& set, NormalLcp& lcp, VecX& z, VecX& v,
-                                    SolverResult& result, IslandReport& ir, StepReport& report) const {
-  if (!model.options.energy_bound) return;
-  const bool trees =
-      std::any_of(space.tree_offset.begin(), space.tree_offset.end(), [](int offset) { return offset >= 0; });
-  const int n = lcp.lcp.size();
-  VecX reduced_mass(n);
-  for (int c = 0; c < n; ++c) {
-    if (c >= n - space.limit_rows) {  // a joint limit (trees only)
-      reduced_mass(c) = std::numeric_limits<double>::infinity();
-      continue;
-    }
-    const Contact& k = set.contacts[static_cast<std::size_t>(c)].contact;
-    const double inverse = inverse_mass_[k.body_a].inv_mass + inverse_mass_[k.body_b].inv_mass +
-                           link_inverse_mass_[k.body_a] + link_inverse_mass_[k.body_b];
-    reduced_mass(c) = inverse > 0.0 ? 1.0 / inverse : trees ? std::numeric_limits<double>::infinity() : 0.0;
-    if (trees) reduced_mass(c) = std::min(reduced_mass(c), tree_row_mass(space, c));
-  }
-  ImpulseWork work = normal_impulse_gap_work(lcp.lcp.b - space.N * lcp.base_velocity, z, reduced_mass);
-  const VecX v_free = space.gather(free_velocity_, tree_free_);
-  const VecX d = v - v_free;
-  bound_loose_bodies(model, state, space, v_free, d, work);
-  for (std::size_t t = 0; trees && t < space.tree_offset.size(); ++t) {
-    const int o = space.tree_offset[t];
-    if (o < 0) continue;
-    const Eigen::Index nv = tree_free_[t].size();
-    const VecX md = trees_.inertia_times(t, d.segment(o, nv));  // M^ d, the tree's part
-    work.free_work += md.dot(v_free.segment(o, nv));
-    work.quadratic += md.dot(d.segment(o, nv));
-  }
-  const double s = energy_bounded_scale(work);
-  if (s >= 1.0) return;
-  z *= s;
-  lcp.tangent_impulse *= s;
-  v = v_free + s * d;
-  ir.impulse_scale = s;
-  ir.certified = false;  // a solution that launches bodies is not one to trust
-  ++report.impulses_scaled;
-  char part[96];
-  std::snprintf(part, sizeof part, "; impulses scaled by %.3g to the energy bound", s);
-  result.message += part;
-  if (result.ok()) result.status = SolverStatus::NumericalFailure;
-  SolverResult measured;
-  measure_residuals(lcp.lcp, z, measured);
-  ir.complementarity = measured.complementarity;
-  ir.feasibility = measured.feasibility;
-}
-
 void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& needs, StepReport& report) {
   {
     StageTimer timer(report.profile, Stage::FreeVelocity);
@@ -300,7 +181,8 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
       post_velocities_[i] = lcp.velocities(z);
     }
     report.viscous_overshoots += lcp.viscous_overshoots;
-    bound_energy(model, state, space, set, lcp, z, post_velocities_[i], result, ir, report);
+    bound_.apply(model, state, space, set, inverse_mass_, space.gather(free_velocity_, tree_free_), trees_, lcp, z,
+                 post_velocities_[i], result, ir, report);
     add_island_to_report(i, ir, result, report);
     const int n = lcp.lcp.size();
     StageTimer timer(report.profile, Stage::Integration);

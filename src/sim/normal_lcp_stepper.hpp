@@ -32,7 +32,7 @@
 // every island's velocity change v+ - v*, solved or not, to the kinetic
 // energy the penetrating contacts' psi/h may give; above it the change is
 // scaled and the island counts as a failure. Islands with a tree's
-// coordinates are checked in the metric their LCP is posed in (bound_energy).
+// coordinates are checked in the metric their LCP is posed in (sim/normal_impulse_bound.hpp).
 // Decision R1 (no-slip): a touching contact that the solve leaves without a
 // normal impulse and separating (N_i v+ > 1e-9 m/s) has no no-slip rows: the
 // island is solved again without them (at most kReleasePasses solves; a
@@ -49,6 +49,7 @@
 #include "sim/contact_drift.hpp"
 #include "sim/contact_finder.hpp"
 #include "sim/islands.hpp"
+#include "sim/normal_impulse_bound.hpp"
 #include "sim/solver_chain.hpp"
 #include "sim/stepper.hpp"
 #include "sim/tree_stepping.hpp"
@@ -58,8 +59,6 @@
 #include <vector>
 
 namespace pegsim {
-
-struct ImpulseWork;  // sim/impulse_energy.hpp
 
 enum class TangentialLaw : std::uint8_t { NoSlip, Viscous };
 
@@ -86,11 +85,6 @@ class NormalLcpStepper final : public Stepper {
   SolverResult solve_island(const Model& model, const ContactSpace& space, const ConstraintSet& set,
                             const Island& island, StepReport& report, NormalLcp& lcp, VecX& z, IslandReport& ir);
   void tree_terms(const Model& model, State& state);
-  void bound_loose_bodies(const Model& model, const State& state, const ContactSpace& space, const VecX& v_free,
-                          const VecX& d, ImpulseWork& work) const;
-  void bound_energy(const Model& model, const State& state, const ContactSpace& space, const ConstraintSet& set,
-                    NormalLcp& lcp, VecX& z, VecX& v, SolverResult& result, IslandReport& ir,
-                    StepReport& report) const;
 
   TangentialLaw law_;
   ContactFinder finder_;
@@ -102,7 +96,7 @@ class NormalLcpStepper final : public Stepper {
   std::vector<NormalLcp> problems_;
   std::vector<VecX> impulses_, post_velocities_;
   std::vector<InverseMass> inverse_mass_;
-  std::vector<double> link_inverse_mass_;  // the energy bound's E: per body, 1 / its floating tree's mass, else 0
+  NormalImpulseBound bound_;  // the energy bound (SimOptions::energy_bound)
   std::vector<Vec6> start_velocity_, free_velocity_, velocity_;
   std::vector<char> released_;  // R1: per row of the island being solved
   ContactDrift drift_;           // SimOptions::contact_drift_correction

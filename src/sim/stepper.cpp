@@ -6,13 +6,14 @@
 #include "sim/convex_impulse_stepper.hpp"
 #include "sim/normal_lcp_stepper.hpp"
 #include "sim/time_stepping.hpp"
+#include "sim/viscous_rk4_stepper.hpp"
 
 #include <stdexcept>
 
 namespace pegsim {
 
 std::vector<std::string> stepper_names() {
-  return {"time-stepping", "impulse", "no-slip", "viscous", "convex-impulse"};
+  return {"time-stepping", "impulse", "no-slip", "viscous", "viscous-rk4", "convex-impulse"};
 }
 
 std::unique_ptr<Stepper> make_stepper(std::string_view name) {
@@ -20,6 +21,7 @@ std::unique_ptr<Stepper> make_stepper(std::string_view name) {
   if (name == "impulse") return std::make_unique<ImpulseStepper>();
   if (name == "no-slip") return std::make_unique<NormalLcpStepper>(TangentialLaw::NoSlip);
   if (name == "viscous") return std::make_unique<NormalLcpStepper>(TangentialLaw::Viscous);
+  if (name == "viscous-rk4") return std::make_unique<ViscousRk4Stepper>();
   if (name == "convex-impulse") return std::make_unique<ConvexImpulseStepper>();
   throw std::invalid_argument("unknown stepper '" + std::string(name) + "' (available: " +
                               chain_text(stepper_names()) + ")");

@@ -353,7 +353,10 @@ TEST(Experiment, NoslipQuadrupedQuick) {
 
 // viscous-quadruped --quick: 1 s of each run. Table III's pair, the same
 // model solved by ppm and by Lemke, walks the same path on flat ground (each
-// LCP solved to 1e-9: the torso samples agree to 1e-9 m); the paper's explicit
+// LCP solved to 1e-9: the torso samples agree to 1e-9 m), in the impulse form
+// and in the acceleration form under RK4 (which walks within 1 cm of the
+// impulse form: the two integrate one model, their difference O(h) over a
+// gait whose feet touch down at slightly different steps); the paper's explicit
 // law at mu_v = 1000 and 10000 (h mu_v five and fifty times a shin's mass)
 // amplifies the feet's slip and is counted (overshoots; the energy bound
 // scales those islands, failures), the semi-implicit law never is and never
@@ -363,7 +366,7 @@ TEST(Experiment, ViscousQuadrupedQuick) {
   const fs::path dir = tmp.path / "vq";
   ASSERT_EQ(run("experiment viscous-quadruped --quick --out " + dir.string()), 0);
   const std::vector<Row> summary = read_csv(dir / "summary.csv");
-  ASSERT_EQ(summary.size(), 15u);  // 2 terrains x (ppm, lemke) + 5 explicit + 6 implicit
+  ASSERT_EQ(summary.size(), 19u);  // 2 laws (explicit, rk4) x 2 terrains x (ppm, lemke) + 5 explicit + 6 implicit
   for (const Row& r : summary) {
     SCOPED_TRACE(r.at("terrain") + " " + r.at("law") + " " + r.at("mu_v") + " " + r.at("solver"));
     EXPECT_EQ(r.at("status"), "ok");
@@ -378,6 +381,15 @@ TEST(Experiment, ViscousQuadrupedQuick) {
       EXPECT_EQ(number(r, "solver_failures"), 0.0);
     }
   }
+  const auto flat_ppm = [&](const std::string& law) {
+    for (const Row& r : summary)
+      if (r.at("terrain") == "flat" && r.at("law") == law && r.at("solver") == "ppm" && number(r, "mu_v") == 10.0)
+        return number(r, "distance");
+    ADD_FAILURE() << "no flat ppm row for " << law;
+    return 0.0;
+  };
+  EXPECT_GT(flat_ppm("rk4"), 0.05);
+  EXPECT_NEAR(flat_ppm("rk4"), flat_ppm("explicit"), 0.01);
   expect_pngs(dir, {"viscous_quadruped.png"});
   expect_rerun_gives_the_same_bytes("viscous-quadruped", dir, tmp.path / "again", 3);  // runs, summary, walk
 }

@@ -95,7 +95,7 @@ namespace {
 
 // Same input, same output bit for bit, for each Drumwright-Shell stepper.
 TEST(DrumwrightShell, RerunsAreBitIdentical) {
-  for (const std::string stepper : {"no-slip", "viscous", "convex-impulse"}) {
+  for (const std::string stepper : {"no-slip", "viscous", "viscous-rk4", "convex-impulse"}) {
     std::vector<Vec3> first;
     for (int run = 0; run < 2; ++run) {
       Scene s = load_scene_string(

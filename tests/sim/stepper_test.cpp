@@ -25,10 +25,10 @@ std::string error_of(const std::function<void()>& f) {
 
 TEST(Stepper, RegistryNamesTheSteppersAndRefusesOthers) {
   EXPECT_EQ(stepper_names(),
-            (std::vector<std::string>{"time-stepping", "impulse", "no-slip", "viscous", "convex-impulse"}));
+            (std::vector<std::string>{"time-stepping", "impulse", "no-slip", "viscous", "viscous-rk4", "convex-impulse"}));
   for (const std::string& name : stepper_names()) EXPECT_EQ(make_stepper(name)->name(), name);
   const std::string e = error_of([] { make_stepper("verlet"); });
-  EXPECT_NE(e.find("unknown stepper 'verlet' (available: time-stepping, impulse, no-slip, viscous, convex-impulse)"),
+  EXPECT_NE(e.find("unknown stepper 'verlet' (available: time-stepping, impulse, no-slip, viscous, viscous-rk4, convex-impulse)"),
             std::string::npos)
       << e;
 }

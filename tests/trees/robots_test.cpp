@@ -495,7 +495,7 @@ TEST(Robots, QuadrupedTrotsUnderTheNoSlipModel) {
 }
 
 // The energy bound in the Drumwright-Shell steppers holds islands with a
-// tree's coordinates too (sim/normal_lcp_stepper.cpp bound_energy: in the
+// tree's coordinates too (sim/normal_impulse_bound.hpp: in the
 // metric M + h D the LCP is posed in, E from each contact's own effective
 // mass). Two launches it now contains, each run with the bound and without:
 //   - the trot on flat ground under the viscous model's explicit law with

@@ -1,0 +1,340 @@
+#include "sim/viscous_rk4_stepper.hpp"
+
+#include "dynamics/integration.hpp"
+#include "sim/drumwright_shell_step.hpp"
+#include "sim/island_solver.hpp"
+#include "sim/penetration_meter.hpp"
+#include "sim/stage_timer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+namespace pegsim {
+
+namespace {
+
+// The LCP of `rows` of `full` (every row Normal, NonNegative).
+LcpProblem rows_of(const LcpProblem& full, const std::vector<int>& rows) {
+  LcpProblem out;
+  const int k = static_cast<int>(rows.size());
+  out.A.resize(k, k);
+  out.b.resize(k);
+  for (int i = 0; i < k; ++i) {
+    out.b(i) = full.b(rows[i]);
+    for (int j = 0; j < k; ++j) out.A(i, j) = full.A(rows[i], rows[j]);
+  }
+  out.bound.assign(k, RowBound::NonNegative);
+  out.role.assign(k, RowRole::Normal);
+  out.contact_of.assign(k, -1);
+  out.layout.clear(k);
+  return out;
+}
+
+// A tree's generalized velocity v at configuration q, its ball joints' rates
+// re-expressed in the frames they have at q0: a floating base's v = [w; v_O]
+// and a spherical joint's w are in the joint's own moving frame, while
+// integrate_configuration moves q0 along a v read in q0's frames (for the
+// floating base, x += h Q0 v_O), so the stages' rates are summed there.
+VecX in_start_frames(const articulated::ArticulatedTree& tree, const VecX& q0, const VecX& q, const VecX& v) {
+  VecX out = v;
+  const auto quaternion = [](const VecX& x, int i) { return Quat(x(i), x(i + 1), x(i + 2), x(i + 3)).normalized(); };
+  for (const articulated::Link& l : tree.links()) {
+    if (l.joint != articulated::JointKind::Floating && l.joint != articulated::JointKind::Spherical) continue;
+    const int at = l.q_index + (l.joint == articulated::JointKind::Floating ? 3 : 0);
+    const Mat3 R = (quaternion(q0, at).conjugate() * quaternion(q, at)).toRotationMatrix();
+    out.segment<3>(l.v_index) = R * v.segment<3>(l.v_index);
+    if (l.joint == articulated::JointKind::Floating) out.segment<3>(l.v_index + 3) = R * v.segment<3>(l.v_index + 3);
+  }
+  return out;
+}
+
+constexpr double kStageTime[4] = {0.0, 0.5, 0.5, 1.0};  // c_k
+constexpr double kStageWeight[4] = {1.0, 2.0, 2.0, 1.0};  // RK4's weights, over 6
+
+}  // namespace
+
+void ViscousRk4Stepper::configure(const Model& model) {
+  check_scope(model, name(), true);
+  if (model.options.contact_drift_correction)
+    throw std::invalid_argument("stepper viscous-rk4 has no sticking contact whose drift to correct: set "
+                                "contact_drift_correction: false");
+  if (model.options.drumwright_shell.viscous_implicit)
+    throw std::invalid_argument("stepper viscous-rk4 integrates the explicit viscous force (002 eq. (15)) by RK4: "
+                                "set viscous_integration: explicit");
+  const SimOptions& o = model.options;
+  SolverOptions s;
+  s.tolerance = o.solver_tolerance;
+  s.max_iterations = o.solver_max_iterations;
+  s.relaxation = o.solver_relaxation;
+  s.time_budget = o.solver_time_budget;
+  SolverChain chain;
+  chain.configure(o.solver_chain.empty() ? std::vector<std::string>{o.solver} : o.solver_chain, s);
+  contact_model_ = make_contact_model(ContactModelKind::Standard, o.dimension);
+  chain_ = std::move(chain);
+  trees_.forget_sync();
+  bound_.configure(model);
+}
+
+void ViscousRk4Stepper::prepare(const Model& model, const State& s, bool find, StepReport& report) {
+  {
+    StageTimer timer(report.profile, Stage::FreeVelocity);
+    body_velocities(model, s, false, inverse_mass_, velocity_);
+    body_velocities(model, s, true, inverse_mass_, free_velocity_);
+    tree_ends_.clear();
+    terms_.limits.clear();
+    if (!model.trees.empty()) {
+      trees_.free_velocities(model, s, inverse_mass_, free_velocity_);
+      trees_.fill_terms(model, terms_);
+      tree_velocity_.resize(model.trees.size());
+      tree_free_.resize(model.trees.size());
+      for (std::size_t t = 0; t < model.trees.size(); ++t) {
+        tree_velocity_[t] = s.trees[t].v;
+        tree_free_[t] = trees_.free_velocity(t);
+      }
+      append_tree_link_pairs(model, tree_ends_);
+    }
+  }
+  if (find) {
+    finder_.find(model, s, free_velocity_, report.profile);
+    StageTimer timer(report.profile, Stage::ContactModel);
+    contact_model_->build(model, s, finder_.contacts(), constraints_);
+  }
+  islands_.clear();
+  if (!constraints_.contacts.empty() || !terms_.limits.empty())
+    find_islands(constraints_, finder_.is_static(), islands_, tree_ends_);
+  drop_empty_islands(islands_, terms_);
+}
+
+SolverResult ViscousRk4Stepper::solve(const ConstraintSet& set, LcpProblem lcp, VecX& z, IslandReport& ir,
+                                      StepReport& report) {
+  StageTimer timer(report.profile, Stage::Solver);
+  const int n = lcp.size();
+  z.setZero(n);
+  StepProblem problem;  // n Normal rows, no friction rows
+  problem.lcp = std::move(lcp);
+  problem.normal_var.resize(n);
+  for (int c = 0; c < n; ++c) problem.normal_var[c] = c;
+  problem.first_friction_var.assign(n, -1);
+  problem.slip_var.assign(n, -1);
+  problem.next_normal_var.assign(n, -1);
+  problem.var_contact = problem.normal_var;
+  ir = IslandReport{};
+  SolverResult result = chain_.solve(set, problem, z, std::numeric_limits<double>::infinity(), ir);
+  if (!z.allFinite()) {  // never integrate a NaN
+    z.setZero(n);
+    result.status = SolverStatus::NumericalFailure;
+    result.message = "solver returned non-finite normal forces; dropped";
+  }
+  return result;
+}
+
+// The frictionless inelastic impacts (header): only islands where some row's
+// N v + psi/h is negative are solved (z = 0 solves the others).
+void ViscousRk4Stepper::impacts(const Model& model, State& s, StepReport& report) {
+  prepare(model, s, true, report);
+  report.contacts_found = static_cast<int>(finder_.contacts().size());
+  report.constraints = constraints_.counts();
+  report.short_contact_distance = finder_.short_contact_distance();
+  const double h = model.options.h, touch = model.options.drumwright_shell.touch;
+  impact_normal_.setZero(static_cast<Eigen::Index>(constraints_.contacts.size()));
+  bool moved = false;
+  for (std::size_t i = 0; i < islands_.size(); ++i) {
+    const ConstraintSet& set = island_set(constraints_, islands_, i, island_scratch_);
+    {
+      StageTimer timer(report.profile, Stage::Formulation);
+      build_contact_space(model, s, inverse_mass_, islands_[i].bodies, set, space_,
+                          model.trees.empty() ? nullptr : &terms_);
+      const VecX v = space_.gather(velocity_, tree_velocity_);
+      build_viscous_lcp(space_, v, v, h, ViscousLaw{0.0, touch, false}, -std::numeric_limits<double>::infinity(),
+                        lcp_);
+    }
+    if (!(lcp_.lcp.b.size() > 0 && lcp_.lcp.b.minCoeff() < 0.0)) continue;
+    VecX z;
+    IslandReport& ir = solves_.emplace_back();
+    SolverResult result = solve(set, lcp_.lcp, z, ir, report);
+    if (!ir.certified && (space_.gap.array() < 0.0).any()) {  // recovery: the penetrating gaps clamped at zero
+      NormalLcp clamped;
+      const VecX v = space_.gather(velocity_, tree_velocity_);
+      build_viscous_lcp(space_, v, v, h, ViscousLaw{0.0, touch, false}, 0.0, clamped);
+      VecX retry;
+      if (chain_.solve_with_last(clamped.lcp, retry) && retry.allFinite()) {
+        lcp_ = std::move(clamped);
+        z = retry;
+        ir.recovered = true;
+        result.message += "; recovered by solving without penetration correction";
+      }
+    }
+    if (!ir.certified && !ir.recovered) {  // a failed solve's best point can launch bodies: none applied
+      z.setZero();
+      result.message += "; impulses dropped";
+    }
+    ir.bodies = islands_[i].bodies;
+    const VecX v = space_.gather(velocity_, tree_velocity_);
+    VecX v_plus = lcp_.velocities(z);
+    bound_.apply(model, s, space_, set, inverse_mass_, v, trees_, lcp_, z, v_plus, result, ir, report);
+    results_.push_back(result);
+    space_.scatter(v_plus, velocity_, &tree_velocity_);
+    for (std::size_t c = 0; c < islands_[i].contacts.size(); ++c)
+      impact_normal_(islands_[i].contacts[c]) = z(static_cast<Eigen::Index>(c));
+    moved = true;
+  }
+  if (!moved) return;
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    if (model.bodies[b].is_static) continue;
+    s.bodies[b].linear_velocity = velocity_[b].head<3>();
+    s.bodies[b].angular_velocity = velocity_[b].tail<3>();
+  }
+  for (std::size_t t = 0; t < model.trees.size(); ++t) s.trees[t].v = tree_velocity_[t];
+  if (!model.trees.empty()) sync_tree_bodies(model, s);
+}
+
+void ViscousRk4Stepper::accelerations(const Model& model, const State& s, int stage, StepReport& report,
+                                      Rates& out) {
+  prepare(model, s, stage != 0, report);
+  const DrumwrightShellOptions& d = model.options.drumwright_shell;
+  const double h = model.options.h;
+  if (!constraints_.contacts.empty()) gap_acceleration_.prepare(model, s);
+  out.velocity = velocity_;
+  out.tree_velocity.resize(tree_velocity_.size());
+  for (std::size_t t = 0; t < tree_velocity_.size(); ++t)  // the configuration's rate, in the step start's frames
+    out.tree_velocity[t] = in_start_frames(model.trees[t].tree, start_q_[t], s.trees[t].q, tree_velocity_[t]);
+  out.acceleration.resize(velocity_.size());
+  for (std::size_t b = 0; b < velocity_.size(); ++b) out.acceleration[b] = (free_velocity_[b] - velocity_[b]) / h;
+  out.tree_acceleration.resize(tree_velocity_.size());
+  for (std::size_t t = 0; t < tree_velocity_.size(); ++t)
+    out.tree_acceleration[t] = (tree_free_[t] - tree_velocity_[t]) / h;
+  if (stage == 0) {
+    report.contacts.resize(constraints_.contacts.size());
+    report.impulses.resize(constraints_.contacts.size());
+  }
+  std::vector<int> rows;
+  for (std::size_t i = 0; i < islands_.size(); ++i) {
+    const ConstraintSet& set = island_set(constraints_, islands_, i, island_scratch_);
+    std::optional<StageTimer> formulation;  // the island's blocks and LCP, not its solve
+    formulation.emplace(report.profile, Stage::Formulation);
+    build_contact_space(model, s, inverse_mass_, islands_[i].bodies, set, space_,
+                        model.trees.empty() ? nullptr : &terms_);
+    const VecX v = space_.gather(velocity_, tree_velocity_);
+    build_viscous_lcp(space_, v, space_.gather(free_velocity_, tree_free_), h, ViscousLaw{d.viscous, d.touch, false},
+                      -std::numeric_limits<double>::infinity(), lcp_);
+    const VecX free_acceleration = (lcp_.base_velocity - v) / h;  // M^-1 k
+    const int n = space_.contacts();
+    const VecX normal_velocity = space_.N * v;
+    // (41): w = N M^-1 N' f_N + N M^-1 k + Ndot v; a joint limit's rate s q_k has no velocity product
+    bias_.setZero(n);
+    rows.clear();
+    for (int r = 0; r < n; ++r) {
+      if (r < n - space_.limit_rows)
+        bias_(r) = gap_acceleration_.bias(model, s, set.contacts[static_cast<std::size_t>(r)].contact);
+      const double gap = space_.gap(r);  // the header's rule: touching, or landing within the step
+      if (normal_velocity(r) + (gap > d.touch ? gap : std::min(gap, 0.0)) / h <= kSeparating) rows.push_back(r);
+    }
+    lcp_.lcp.b = space_.N * free_acceleration + bias_;
+    formulation.reset();
+    VecX f = VecX::Zero(n);
+    if (!rows.empty()) {
+      VecX z;
+      IslandReport& ir = solves_.emplace_back();
+      results_.push_back(solve(set, rows_of(lcp_.lcp, rows), z, ir, report));
+      ir.bodies = islands_[i].bodies;
+      if (!ir.certified) {  // a failed solve's best point can launch bodies: the stage goes without forces
+        z.setZero();
+        results_.back().message += "; forces dropped for this stage";
+      }
+      for (std::size_t k = 0; k < rows.size(); ++k) f(rows[k]) = z(static_cast<Eigen::Index>(k));
+    }
+    space_.scatter(free_acceleration + lcp_.inverse_mass_nt * f, out.acceleration, &out.tree_acceleration);
+    if (stage != 0) continue;
+    report.viscous_overshoots += lcp_.viscous_overshoots;
+    VecX normal = h * f;  // the step's contact impulses: the impact's and stage 1's force over h
+    for (std::size_t c = 0; c < islands_[i].contacts.size(); ++c)
+      normal(static_cast<Eigen::Index>(c)) += impact_normal_(islands_[i].contacts[c]);
+    report_contact_impulses(islands_[i], set, space_, normal, lcp_.tangent_impulse, report);
+  }
+}
+
+void ViscousRk4Stepper::place(const Model& model, const State& start, const Rates& pose_rate,
+                              const Rates& velocity_from, double dt, State& s) const {
+  s = start;
+  integrate(model, pose_rate.velocity, dt, s);
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    if (model.bodies[b].is_static) continue;
+    const Vec6 v = velocity_of(start.bodies[b]) + dt * velocity_from.acceleration[b];
+    s.bodies[b].linear_velocity = v.head<3>();
+    s.bodies[b].angular_velocity = v.tail<3>();
+  }
+  for (std::size_t t = 0; t < model.trees.size(); ++t) {
+    s.trees[t].q = articulated::integrate_configuration(model.trees[t].tree, start.trees[t].q,
+                                                        pose_rate.tree_velocity[t], dt);
+    s.trees[t].v = start.trees[t].v + dt * velocity_from.tree_acceleration[t];
+  }
+  if (!model.trees.empty()) sync_tree_bodies(model, s);
+}
+
+void ViscousRk4Stepper::step(const Model& model, State& state, const StepNeeds& needs, StepReport& report) {
+  solves_.clear();
+  results_.clear();
+  if (!model.trees.empty()) sync_tree_bodies(model, state);  // links follow q, v even if a caller moved them
+  impacts(model, state, report);
+  start_q_.resize(model.trees.size());
+  for (std::size_t t = 0; t < model.trees.size(); ++t) start_q_[t] = state.trees[t].q;
+  const double h = model.options.h;
+  for (int k = 0; k < 4; ++k) {
+    if (k == 0) {
+      accelerations(model, state, 0, report, stage_[0]);
+      continue;
+    }
+    {
+      StageTimer timer(report.profile, Stage::Integration);
+      place(model, state, stage_[k - 1], stage_[k - 1], kStageTime[k] * h, stage_state_);
+    }
+    accelerations(model, stage_state_, k, report, stage_[k]);
+  }
+  {
+    StageTimer timer(report.profile, Stage::Integration);
+    // the weighted rates, into stage_[0]: positions from the velocities, velocities from the accelerations
+    Rates& sum = stage_[0];
+    for (std::size_t b = 0; b < sum.velocity.size(); ++b) {
+      Vec6 v = Vec6::Zero(), a = Vec6::Zero();
+      for (int k = 0; k < 4; ++k) {
+        v += kStageWeight[k] * stage_[k].velocity[b];
+        a += kStageWeight[k] * stage_[k].acceleration[b];
+      }
+      sum.velocity[b] = v / 6.0;
+      sum.acceleration[b] = a / 6.0;
+    }
+    for (std::size_t t = 0; t < sum.tree_velocity.size(); ++t) {
+      VecX v = VecX::Zero(sum.tree_velocity[t].size()), a = VecX::Zero(v.size());
+      for (int k = 0; k < 4; ++k) {
+        v += kStageWeight[k] * stage_[k].tree_velocity[t];
+        a += kStageWeight[k] * stage_[k].tree_acceleration[t];
+      }
+      sum.tree_velocity[t] = v / 6.0;
+      sum.tree_acceleration[t] = a / 6.0;
+    }
+    place(model, state, sum, sum, h, stage_state_);
+    std::swap(state, stage_state_);
+    for (BodyState& b : state.bodies) {
+      b.force.setZero();
+      b.torque.setZero();
+    }
+    for (TreeState& t : state.trees) t.tau.setZero();
+    check_finite(model, state);
+    state.time += h;
+    ++state.step;
+    report.time = state.time;
+  }
+  report.solved_by.assign(chain_.size(), 0);
+  report.resize_islands(solves_.size());
+  for (std::size_t i = 0; i < solves_.size(); ++i) {
+    report.islands[i] = solves_[i];
+    add_island_to_report(i, report.islands[i], results_[i], report);
+  }
+  if (!needs.penetration) return;
+  StageTimer timer(report.profile, Stage::Penetration);
+  report.max_penetration = report.penetration_before_correction = deepest_penetration(model, state, finder_.pairs());
+}
+
+}  // namespace pegsim
