@@ -239,11 +239,9 @@ void ViscousRk4Stepper::accelerations(const Model& model, const State& s, int st
       IslandReport& ir = solves_.emplace_back();
       results_.push_back(solve(set, rows_of(lcp_.lcp, rows), z, ir, report));
       ir.bodies = islands_[i].bodies;
-      if (!ir.certified) {  // a failed solve's best point can launch bodies: the stage goes without forces
-        z.setZero();
-        results_.back().message += "; forces dropped for this stage";
-      }
       for (std::size_t k = 0; k < rows.size(); ++k) f(rows[k]) = z(static_cast<Eigen::Index>(k));
+      // a failed solve's best point is applied held to the energy bound (it can launch bodies)
+      if (!ir.certified) bound_forces(model, s, set, v, free_acceleration, f, results_.back(), ir, report);
     }
     space_.scatter(free_acceleration + lcp_.inverse_mass_nt * f, out.acceleration, &out.tree_acceleration);
     if (stage != 0) continue;
@@ -253,6 +251,35 @@ void ViscousRk4Stepper::accelerations(const Model& model, const State& s, int st
       normal(static_cast<Eigen::Index>(c)) += impact_normal_(islands_[i].contacts[c]);
     report_contact_impulses(islands_[i], set, space_, normal, lcp_.tangent_impulse, report);
   }
+}
+
+// The energy bound on a failed stage solve's forces f, read as the impulses
+// h f over a step from v_free = v + h M^-1 k (sim/impulse_energy.hpp's
+// derivation with w = N v' + Ndot v): v+ = v_free + M^-1 N' h f changes the
+// kinetic energy by dT = h f'N v_free + 1/2 h^2 f'A f, and with N v_free =
+// N v + h (w - A f - Ndot v) and f'w = 0 at a solution, dT <= sum_i h f_i
+// (N_i v - h Ndot_i v): the bound's gap term with e_i = h Ndot_i v - N_i v
+// (an overlapping contact's correction N v = -gap / h, as in the impacts).
+// Above it f is scaled (NormalImpulseBound::apply).
+void ViscousRk4Stepper::bound_forces(const Model& model, const State& s, const ConstraintSet& set, const VecX& v,
+                                     const VecX& free_acceleration, VecX& f, SolverResult& result, IslandReport& ir,
+                                     StepReport& report) {
+  const double h = model.options.h;
+  const int n = static_cast<int>(f.size());
+  NormalLcp& proxy = bound_lcp_;
+  proxy.base_velocity = v + h * free_acceleration;
+  proxy.lcp.A = lcp_.lcp.A;
+  proxy.lcp.b = space_.N * proxy.base_velocity + h * bias_ - space_.N * v;
+  proxy.lcp.bound.assign(n, RowBound::NonNegative);
+  proxy.lcp.role.assign(n, RowRole::Normal);
+  proxy.lcp.contact_of.assign(n, -1);
+  proxy.lcp.layout.clear(n);
+  proxy.tangent_impulse.setZero(n, 2);  // the viscous force is the free motion's here
+  VecX z = h * f;
+  VecX v_plus = proxy.base_velocity + lcp_.inverse_mass_nt * z;
+  bound_.apply(model, s, space_, set, inverse_mass_, proxy.base_velocity, trees_, proxy, z, v_plus, result, ir,
+               report);
+  f = z / h;
 }
 
 void ViscousRk4Stepper::place(const Model& model, const State& start, const Rates& pose_rate,

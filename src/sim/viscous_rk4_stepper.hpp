@@ -50,14 +50,15 @@
 // Each stage's LCP is N M^-1 N' over one variable per contact, solved by the
 // scene's chain (ppm: 002's Algorithm 1; lemke); every solve is an island
 // report (the impacts' first, then the stages'), failures counted. The
-// impacts are held to the energy bound of sim/normal_impulse_bound.hpp
-// (SimOptions::energy_bound); a failed stage solve is not applied. The
-// stages' solved forces are not bounded: read as impulses h f, the bound's cap
-// (written for impulses that take an overlap back) scaled the forces that hold
-// a shin wedged between two tile edges in the standard model's trap (1e5 N
-// against each other); the shin then sank in and the impacts threw it out (the
-// trot on the tiles under Lemke gained 46 J in one step and turned over; with
-// the forces as solved, 2.75 J at most, upright). The step's
+// impacts, and a failed stage solve's best point (its forces read as the
+// impulses h f), are held to the energy bound of sim/normal_impulse_bound.hpp
+// (SimOptions::energy_bound), as the other steppers hold a failed solve's.
+// A certified stage solve's forces are not: the bound's cap (written for
+// impulses that take an overlap back) scaled the forces that hold a shin
+// wedged between two tile edges in the standard model's trap (1e5 N against
+// each other); the shin then sank in and the impacts threw it out (the trot
+// on the tiles under Lemke gained 46 J in one step and turned over; with the
+// solved forces applied, upright). The step's
 // contacts are the impacts' (stage 1's), and their impulses p + h f_N,1 and
 // the stage-1 viscous impulse -h mu_v (S v, T v). Scope: the viscous
 // stepper's (sim/drumwright_shell_step.hpp: the standard model, trees
@@ -107,6 +108,10 @@ class ViscousRk4Stepper final : public Stepper {
   void place(const Model& model, const State& start, const Rates& pose_rate, const Rates& velocity_from,
              double dt, State& s) const;
   SolverResult solve(const ConstraintSet& set, LcpProblem lcp, VecX& z, IslandReport& ir, StepReport& report);
+  // The energy bound on a failed stage solve's normal forces f (space_, lcp_ and bias_ the island's).
+  void bound_forces(const Model& model, const State& s, const ConstraintSet& set, const VecX& v,
+                    const VecX& free_acceleration, VecX& f, SolverResult& result, IslandReport& ir,
+                    StepReport& report);
 
   ContactFinder finder_;
   std::unique_ptr<ContactModel> contact_model_;
@@ -122,7 +127,7 @@ class ViscousRk4Stepper final : public Stepper {
   GapAcceleration gap_acceleration_;
   NormalImpulseBound bound_;  // the impacts' energy bound (SimOptions::energy_bound)
   ContactSpace space_;
-  NormalLcp lcp_;
+  NormalLcp lcp_, bound_lcp_;
   VecX bias_;  // per row of the island's stage LCP: Ndot v
   VecX impact_normal_;                         // per contact of the step's start: its impact impulse
   std::vector<IslandReport> solves_;           // this step's island reports, in solve order
