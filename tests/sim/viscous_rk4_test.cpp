@@ -67,8 +67,9 @@ TEST(ViscousRk4, SlidingBoxDecaysAtFourthOrder) {
 // the gap (centre height - r) does not accelerate at all
 // (sim/gap_acceleration.hpp takes the core point); read at the surface point
 // the LCP would let the ball sink at 10 m/s^2 into the ground. Run twice: as a
-// loose body, and as a one-link tree with a floating base (the link's bias
-// acceleration through the tree's kinematics): the two code paths agree.
+// loose body, as a one-link tree with a floating base (the link's bias
+// acceleration through the tree's kinematics) and as a wheel on a floating
+// axle (below): the three code paths agree.
 Scene rolling_ball_scene() {
   return load_scene_string(
       "options: {dimension: 3, h: 0.001, eps: 0.01, model: standard, stepper: viscous-rk4, viscous_friction: 5, "
@@ -84,14 +85,14 @@ Scene rolling_ball_scene() {
 // leaves the centre off its height by about 1e-12 m, which the next step's
 // impacts take back at gap / h = 1e-9 m/s: 5e-9 in velocity and impulse (m = 1
 // kg), 1e-9 m in position over the 1000 steps.
-Vec3 expect_rolls_on(World& w, std::uint32_t ball, double tolerance) {
+Vec3 expect_rolls_on(World& w, std::uint32_t ball, double tolerance, double mass = 1.0) {
   for (int k = 1; k <= 1000; ++k) {
     const StepReport& r = w.step();
     EXPECT_EQ(r.solver_failures, 0);
     EXPECT_EQ(r.contacts.size(), 1u);
-    // no impact: the step's normal impulse is m g h from the stage-1 force alone
+    // no impact: the step's normal impulse is m g h (m: all that rides on the ball) from the stage-1 force alone
     if (!r.impulses.empty()) {
-      EXPECT_NEAR(r.impulses[0].normal, 9.81 * 0.001, 5.0 * tolerance) << k;
+      EXPECT_NEAR(r.impulses[0].normal, mass * 9.81 * 0.001, 5.0 * tolerance) << k;
     }
     const BodyState& b = w.state().bodies[ball];
     EXPECT_NEAR(b.pose.position.z(), 0.1, tolerance) << k;
@@ -134,6 +135,36 @@ TEST(ViscousRk4, RollingBallStaysOnTheGroundAsALooseBodyAndAsATree) {
   World b(tree.model, tree.state);
   const Vec3 tree_end = expect_rolls_on(b, tree.model.trees[static_cast<std::size_t>(index)].link_body[0], 1e-9);
   EXPECT_LT((tree_end - loose_end).norm(), 1e-9);
+
+  // A wheel: a floating axle (1 kg, no collision) carrying the ball on a
+  // revolute joint about its y axis, the axle translating at 1 m/s and the
+  // joint turning at 10 rad/s. The ball's bias acceleration now comes down
+  // the chain, a_1 = 1_X_0 a_0 + v_1 x S_1 qd_1 (sim/gap_acceleration.cpp):
+  // the same rolling, the ball's centre at the same place as the loose ball's.
+  Scene wheel = rolling_ball_scene();
+  articulated::ArticulatedTree w;
+  articulated::Link axle;
+  axle.name = "axle";
+  axle.joint = articulated::JointKind::Floating;
+  axle.mass = 1.0;
+  axle.inertia = Mat3::Identity() * 1e-3;
+  w.add_link(axle);
+  articulated::Link disc = link;
+  disc.name = "wheel";
+  disc.parent = 0;
+  disc.joint = articulated::JointKind::Revolute;
+  disc.axis = Vec3::UnitY();
+  w.add_link(disc);
+  VecX qw = w.neutral_configuration();
+  qw.head<3>() = Vec3(0, 0, 0.1);
+  VecX vw(7);
+  vw << 0, 0, 0, 1, 0, 0, 10;  // the axle's [w; v_O], then the joint rate
+  const int wi = add_tree(wheel.model, wheel.state, "wheel", w, {make_sphere(0.01), make_sphere(0.1)}, qw, vw,
+                          MaterialId{}, {0, 1});
+  World c(wheel.model, wheel.state);
+  const Vec3 wheel_end =
+      expect_rolls_on(c, wheel.model.trees[static_cast<std::size_t>(wi)].link_body[1], 1e-9, 2.0);
+  EXPECT_LT((wheel_end - loose_end).norm(), 1e-9);
 }
 
 // A box dropped flat from 5 cm lands inelastically (002's impact model,
