@@ -79,7 +79,6 @@ class ContactDrift {
   void remember(const Model& model, const State& state, const ConstraintSet& set,
                 const std::vector<Vec6>& velocity);
   void clear() { anchors_.clear(); }
-  std::size_t size() const { return anchors_.size(); }
 
  private:
   struct Name {
