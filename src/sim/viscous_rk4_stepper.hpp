@@ -9,6 +9,8 @@
 //   impacts      contacts at the step's start (standard model, as the viscous
 //                stepper); the frictionless inelastic impact LCP per island
 //                  0 <= p perp N M^-1 N' p + N v + psi/h >= 0,   v <- v + M^-1 N' p
+//                (solved where some row's N v + psi/h is below minus the solver
+//                tolerance: elsewhere p = 0 is a solution to that tolerance)
 //                (the normal-impulse LCP with mu_v = 0 over no time: a contact
 //                approaching faster than its gap allows is stopped so that it
 //                lands at the step's end, and one that overlaps is taken back

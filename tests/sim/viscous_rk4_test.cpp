@@ -88,7 +88,7 @@ Scene rolling_ball_scene() {
 Vec3 expect_rolls_on(World& w, std::uint32_t ball, double tolerance, double mass = 1.0) {
   for (int k = 1; k <= 1000; ++k) {
     const StepReport& r = w.step();
-    EXPECT_EQ(r.solver_failures, 0);
+    EXPECT_EQ(r.solver_failures, 0) << k << ": " << r.solver.message;
     EXPECT_EQ(r.contacts.size(), 1u);
     // no impact: the step's normal impulse is m g h (m: all that rides on the ball) from the stage-1 force alone
     if (!r.impulses.empty()) {
