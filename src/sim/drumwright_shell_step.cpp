@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace pegsim {
 
@@ -48,6 +49,19 @@ void report_contact_impulses(const Island& island, const ConstraintSet& set, con
     imp.normal = normal(i);
     imp.friction = tangential(i, 0) * space.tangent_s[c] + tangential(i, 1) * space.tangent_t[c];
   }
+}
+
+StepProblem normal_rows_problem(LcpProblem lcp) {
+  StepProblem problem;
+  const int n = lcp.size();
+  problem.lcp = std::move(lcp);
+  problem.normal_var.resize(n);
+  for (int c = 0; c < n; ++c) problem.normal_var[c] = c;
+  problem.first_friction_var.assign(n, -1);
+  problem.slip_var.assign(n, -1);
+  problem.next_normal_var.assign(n, -1);
+  problem.var_contact = problem.normal_var;
+  return problem;
 }
 
 void drop_empty_islands(std::vector<Island>& islands, const TreeTerms& trees) {

@@ -39,6 +39,10 @@ const ConstraintSet& island_set(const ConstraintSet& all, const std::vector<Isla
 void report_contact_impulses(const Island& island, const ConstraintSet& set, const ContactSpace& space,
                              const VecX& normal, const MatX& tangential, StepReport& report);
 
+// The chain's view of an LCP in the normal impulses (or forces) alone: every
+// row Normal, no friction rows (the cone is not the chain's to check).
+StepProblem normal_rows_problem(LcpProblem lcp);
+
 // Drops the islands that have nothing to solve: no contact and no joint limit
 // of `trees` (a tree alone, its links joined by append_tree_link_pairs).
 void drop_empty_islands(std::vector<Island>& islands, const TreeTerms& trees);

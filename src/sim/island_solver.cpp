@@ -12,15 +12,7 @@
 
 namespace pegsim {
 
-void IslandSolver::configure(const Model& model) {
-  const SimOptions& o = model.options;
-  SolverOptions s;
-  s.tolerance = o.solver_tolerance;
-  s.max_iterations = o.solver_max_iterations;
-  s.relaxation = o.solver_relaxation;
-  s.time_budget = o.solver_time_budget;
-  chain_.configure(o.solver_chain.empty() ? std::vector<std::string>{o.solver} : o.solver_chain, s);
-}
+void IslandSolver::configure(const Model& model) { chain_.configure(model.options); }
 
 // Variables of the problem the formulation would build for `set`, at most:
 // per constraint its forces and slacks (U: 1; I over K sub-contacts with m

@@ -19,15 +19,9 @@ void NormalLcpStepper::configure(const Model& model) {
                                 "contact_drift_correction: false");
   trees_.forget_sync();
   drift_.clear();
-  const SimOptions& o = model.options;
-  SolverOptions s;
-  s.tolerance = o.solver_tolerance;
-  s.max_iterations = o.solver_max_iterations;
-  s.relaxation = o.solver_relaxation;
-  s.time_budget = o.solver_time_budget;
   SolverChain chain;
-  chain.configure(o.solver_chain.empty() ? std::vector<std::string>{o.solver} : o.solver_chain, s);
-  contact_model_ = make_contact_model(ContactModelKind::Standard, o.dimension);
+  chain.configure(model.options);
+  contact_model_ = make_contact_model(ContactModelKind::Standard, model.options.dimension);
   chain_ = std::move(chain);
   bound_.configure(model);
 }
@@ -72,15 +66,8 @@ SolverResult NormalLcpStepper::solve_island(const Model& model, const ContactSpa
   }
   StageTimer timer(report.profile, Stage::Solver);
   z.setZero(lcp.lcp.size());
-  StepProblem problem;  // the chain's view: n Normal rows, no friction rows (the cone is not the chain's to check)
-  problem.lcp = lcp.lcp;
+  StepProblem problem = normal_rows_problem(lcp.lcp);
   const int n = lcp.lcp.size();
-  problem.normal_var.resize(n);
-  for (int c = 0; c < n; ++c) problem.normal_var[c] = c;
-  problem.first_friction_var.assign(n, -1);
-  problem.slip_var.assign(n, -1);
-  problem.next_normal_var.assign(n, -1);
-  problem.var_contact = problem.normal_var;
   ir = IslandReport{};
   ir.bodies = island.bodies;
   SolverResult result = chain_.solve(set, problem, z, std::numeric_limits<double>::infinity(), ir);

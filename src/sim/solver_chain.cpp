@@ -1,6 +1,7 @@
 #include "sim/solver_chain.hpp"
 
 #include "sim/certification.hpp"
+#include "sim/model.hpp"
 #include "solvers/solver_common.hpp"
 
 #include <limits>
@@ -18,6 +19,15 @@ void SolverChain::configure(const std::vector<std::string>& names, const SolverO
   }
   solvers_ = std::move(chain);
   time_budget_ = options.time_budget;
+}
+
+void SolverChain::configure(const SimOptions& o) {
+  SolverOptions s;
+  s.tolerance = o.solver_tolerance;
+  s.max_iterations = o.solver_max_iterations;
+  s.relaxation = o.solver_relaxation;
+  s.time_budget = o.solver_time_budget;
+  configure(o.solver_chain.empty() ? std::vector<std::string>{o.solver} : o.solver_chain, s);
 }
 
 bool SolverChain::run(LcpSolver& solver, LcpProblem& lcp, VecX& z, SolverResult& result) {

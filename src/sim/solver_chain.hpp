@@ -22,11 +22,16 @@
 
 namespace pegsim {
 
+struct SimOptions;  // sim/model.hpp
+
 class SolverChain {
  public:
   // Throws std::invalid_argument on an empty chain or an unknown solver name
   // (the message lists the registry's names).
   void configure(const std::vector<std::string>& names, const SolverOptions& options);
+  // The scene's chain (solver_chain, else [solver]) with its solver_tolerance,
+  // solver_max_iterations, solver_relaxation and solver_time_budget.
+  void configure(const SimOptions& options);
   std::size_t size() const { return solvers_.size(); }
   // Whether the first solver reads the dense A (the formulation then builds it).
   // Whether the formulation fills the dense A for the first solver (Lemke

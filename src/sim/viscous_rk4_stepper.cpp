@@ -63,15 +63,9 @@ void ViscousRk4Stepper::configure(const Model& model) {
   if (model.options.drumwright_shell.viscous_implicit)
     throw std::invalid_argument("stepper viscous-rk4 integrates the explicit viscous force (002 eq. (15)) by RK4: "
                                 "set viscous_integration: explicit");
-  const SimOptions& o = model.options;
-  SolverOptions s;
-  s.tolerance = o.solver_tolerance;
-  s.max_iterations = o.solver_max_iterations;
-  s.relaxation = o.solver_relaxation;
-  s.time_budget = o.solver_time_budget;
   SolverChain chain;
-  chain.configure(o.solver_chain.empty() ? std::vector<std::string>{o.solver} : o.solver_chain, s);
-  contact_model_ = make_contact_model(ContactModelKind::Standard, o.dimension);
+  chain.configure(model.options);
+  contact_model_ = make_contact_model(ContactModelKind::Standard, model.options.dimension);
   chain_ = std::move(chain);
   trees_.forget_sync();
   bound_.configure(model);
@@ -112,14 +106,7 @@ SolverResult ViscousRk4Stepper::solve(const ConstraintSet& set, LcpProblem lcp, 
   StageTimer timer(report.profile, Stage::Solver);
   const int n = lcp.size();
   z.setZero(n);
-  StepProblem problem;  // n Normal rows, no friction rows
-  problem.lcp = std::move(lcp);
-  problem.normal_var.resize(n);
-  for (int c = 0; c < n; ++c) problem.normal_var[c] = c;
-  problem.first_friction_var.assign(n, -1);
-  problem.slip_var.assign(n, -1);
-  problem.next_normal_var.assign(n, -1);
-  problem.var_contact = problem.normal_var;
+  StepProblem problem = normal_rows_problem(std::move(lcp));
   ir = IslandReport{};
   SolverResult result = chain_.solve(set, problem, z, std::numeric_limits<double>::infinity(), ir);
   if (!z.allFinite()) {  // never integrate a NaN
