@@ -75,17 +75,16 @@ void ContactDrift::measure(const Model& model, const State& state, const std::ve
   }
   for (std::uint32_t c : anchored_) join(set.contacts[c].contact.body_a, set.contacts[c].contact.body_b);
   // each anchored contact's island (its root body), found once; then the contacts grouped by it
-  thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> island_of;  // kept from step to step
-  island_of.clear();
+  island_of_.clear();
   for (std::uint32_t c : anchored_) {
     const Contact& k = set.contacts[c].contact;
-    island_of.push_back({root(model.bodies[k.body_a].is_static ? k.body_b : k.body_a), c});
+    island_of_.push_back({root(model.bodies[k.body_a].is_static ? k.body_b : k.body_a), c});
   }
-  std::sort(island_of.begin(), island_of.end());  // (island, contact): contact order within an island
-  for (std::size_t i = 0; i < island_of.size(); ++i) anchored_[i] = island_of[i].second;
+  std::sort(island_of_.begin(), island_of_.end());  // (island, contact): contact order within an island
+  for (std::size_t i = 0; i < island_of_.size(); ++i) anchored_[i] = island_of_[i].second;
   for (std::size_t first = 0; first < anchored_.size();) {
     std::size_t last = first;
-    while (last < anchored_.size() && island_of[last].first == island_of[first].first) ++last;
+    while (last < anchored_.size() && island_of_[last].first == island_of_[first].first) ++last;
     project(model, state, inverse_mass, trees, set, first, last);
     first = last;
   }

@@ -59,6 +59,7 @@
 
 #include <compare>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace pegsim {
@@ -103,6 +104,7 @@ class ContactDrift {
   std::vector<Anchor> anchors_, next_;
   // measure's scratch: the contacts with an anchor, a union-find over bodies, one island's set and space
   std::vector<std::uint32_t> anchored_, component_, bodies_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> island_of_;  // measure's (island root, contact) pairs
   std::vector<int> first_link_;  // per tree
   ConstraintSet island_;
   ContactSpace space_;

@@ -76,6 +76,10 @@ void finish_step(const Model& model, const std::vector<Vec6>& velocity, State& s
                  TreeStepping* trees) {
   integrate(model, velocity, model.options.h, state);
   if (trees && !model.trees.empty()) trees->finish_step(model, state);  // links' integrated poses replaced by q's
+  end_step(model, state, report);
+}
+
+void end_step(const Model& model, State& state, StepReport& report) {
   for (BodyState& s : state.bodies) {
     s.force.setZero();
     s.torque.setZero();

@@ -47,8 +47,12 @@ StepProblem normal_rows_problem(LcpProblem lcp);
 // of `trees` (a tree alone, its links joined by append_tree_link_pairs).
 void drop_empty_islands(std::vector<Island>& islands, const TreeTerms& trees);
 
+// Forces and torques cleared, NaN check, time and step advanced (the report's
+// time too): the end of a step whose poses and velocities are set.
+void end_step(const Model& model, State& state, StepReport& report);
+
 // Poses from velocity (eq. 2.36), then the trees' (`trees`: q from v+, links
-// by forward kinematics), forces cleared, time advanced, NaN check.
+// by forward kinematics), then end_step.
 void finish_step(const Model& model, const std::vector<Vec6>& velocity, State& state, StepReport& report,
                  TreeStepping* trees = nullptr);
 

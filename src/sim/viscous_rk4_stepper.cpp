@@ -15,7 +15,15 @@ namespace pegsim {
 
 namespace {
 
-// The LCP of `rows` of `full` (every row Normal, NonNegative).
+// Every row of `lcp` (n of them) Normal and NonNegative, with no contact blocks.
+void normal_rows(LcpProblem& lcp, int n) {
+  lcp.bound.assign(n, RowBound::NonNegative);
+  lcp.role.assign(n, RowRole::Normal);
+  lcp.contact_of.assign(n, -1);
+  lcp.layout.clear(n);
+}
+
+// The LCP of `rows` of `full`.
 LcpProblem rows_of(const LcpProblem& full, const std::vector<int>& rows) {
   LcpProblem out;
   const int k = static_cast<int>(rows.size());
@@ -25,10 +33,7 @@ LcpProblem rows_of(const LcpProblem& full, const std::vector<int>& rows) {
     out.b(i) = full.b(rows[i]);
     for (int j = 0; j < k; ++j) out.A(i, j) = full.A(rows[i], rows[j]);
   }
-  out.bound.assign(k, RowBound::NonNegative);
-  out.role.assign(k, RowRole::Normal);
-  out.contact_of.assign(k, -1);
-  out.layout.clear(k);
+  normal_rows(out, k);
   return out;
 }
 
@@ -130,11 +135,12 @@ void ViscousRk4Stepper::impacts(const Model& model, State& s, StepReport& report
   bool moved = false;
   for (std::size_t i = 0; i < islands_.size(); ++i) {
     const ConstraintSet& set = island_set(constraints_, islands_, i, island_scratch_);
+    VecX v;  // the island's velocities before the impact
     {
       StageTimer timer(report.profile, Stage::Formulation);
       build_contact_space(model, s, inverse_mass_, islands_[i].bodies, set, space_,
                           model.trees.empty() ? nullptr : &terms_);
-      const VecX v = space_.gather(velocity_, tree_velocity_);
+      v = space_.gather(velocity_, tree_velocity_);
       build_viscous_lcp(space_, v, v, h, ViscousLaw{0.0, touch, false}, -std::numeric_limits<double>::infinity(),
                         lcp_);
     }
@@ -147,7 +153,6 @@ void ViscousRk4Stepper::impacts(const Model& model, State& s, StepReport& report
     SolverResult result = solve(set, lcp_.lcp, z, ir, report);
     if (!ir.certified && (space_.gap.array() < 0.0).any()) {  // recovery: the penetrating gaps clamped at zero
       NormalLcp clamped;
-      const VecX v = space_.gather(velocity_, tree_velocity_);
       build_viscous_lcp(space_, v, v, h, ViscousLaw{0.0, touch, false}, 0.0, clamped);
       VecX retry;
       if (chain_.solve_with_last(clamped.lcp, retry) && retry.allFinite()) {
@@ -162,7 +167,6 @@ void ViscousRk4Stepper::impacts(const Model& model, State& s, StepReport& report
       result.message += "; impulses dropped";
     }
     ir.bodies = islands_[i].bodies;
-    const VecX v = space_.gather(velocity_, tree_velocity_);
     VecX v_plus = lcp_.velocities(z);
     bound_.apply(model, s, space_, set, inverse_mass_, v, trees_, lcp_, z, v_plus, result, ir, report);
     results_.push_back(result);
@@ -261,10 +265,7 @@ void ViscousRk4Stepper::bound_forces(const Model& model, const State& s, const C
   proxy.base_velocity = v + h * free_acceleration;
   proxy.lcp.A = lcp_.lcp.A;
   proxy.lcp.b = space_.N * proxy.base_velocity + h * bias_ - space_.N * v;
-  proxy.lcp.bound.assign(n, RowBound::NonNegative);
-  proxy.lcp.role.assign(n, RowRole::Normal);
-  proxy.lcp.contact_of.assign(n, -1);
-  proxy.lcp.layout.clear(n);
+  normal_rows(proxy.lcp, n);
   proxy.tangent_impulse.setZero(n, 2);  // the viscous force is the free motion's here
   VecX z = h * f;
   VecX v_plus = proxy.base_velocity + lcp_.inverse_mass_nt * z;
@@ -273,20 +274,20 @@ void ViscousRk4Stepper::bound_forces(const Model& model, const State& s, const C
   f = z / h;
 }
 
-void ViscousRk4Stepper::place(const Model& model, const State& start, const Rates& pose_rate,
-                              const Rates& velocity_from, double dt, State& s) const {
+void ViscousRk4Stepper::place(const Model& model, const State& start, const Rates& rate, double dt,
+                              State& s) const {
   s = start;
-  integrate(model, pose_rate.velocity, dt, s);
+  integrate(model, rate.velocity, dt, s);
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     if (model.bodies[b].is_static) continue;
-    const Vec6 v = velocity_of(start.bodies[b]) + dt * velocity_from.acceleration[b];
+    const Vec6 v = velocity_of(start.bodies[b]) + dt * rate.acceleration[b];
     s.bodies[b].linear_velocity = v.head<3>();
     s.bodies[b].angular_velocity = v.tail<3>();
   }
   for (std::size_t t = 0; t < model.trees.size(); ++t) {
     s.trees[t].q = articulated::integrate_configuration(model.trees[t].tree, start.trees[t].q,
-                                                        pose_rate.tree_velocity[t], dt);
-    s.trees[t].v = start.trees[t].v + dt * velocity_from.tree_acceleration[t];
+                                                        rate.tree_velocity[t], dt);
+    s.trees[t].v = start.trees[t].v + dt * rate.tree_acceleration[t];
   }
   if (!model.trees.empty()) sync_tree_bodies(model, s);
 }
@@ -299,14 +300,11 @@ void ViscousRk4Stepper::step(const Model& model, State& state, const StepNeeds& 
   start_q_.resize(model.trees.size());
   for (std::size_t t = 0; t < model.trees.size(); ++t) start_q_[t] = state.trees[t].q;
   const double h = model.options.h;
-  for (int k = 0; k < 4; ++k) {
-    if (k == 0) {
-      accelerations(model, state, 0, report, stage_[0]);
-      continue;
-    }
+  accelerations(model, state, 0, report, stage_[0]);
+  for (int k = 1; k < 4; ++k) {
     {
       StageTimer timer(report.profile, Stage::Integration);
-      place(model, state, stage_[k - 1], stage_[k - 1], kStageTime[k] * h, stage_state_);
+      place(model, state, stage_[k - 1], kStageTime[k] * h, stage_state_);
     }
     accelerations(model, stage_state_, k, report, stage_[k]);
   }
@@ -332,17 +330,10 @@ void ViscousRk4Stepper::step(const Model& model, State& state, const StepNeeds& 
       sum.tree_velocity[t] = v / 6.0;
       sum.tree_acceleration[t] = a / 6.0;
     }
-    place(model, state, sum, sum, h, stage_state_);
+    place(model, state, sum, h, stage_state_);
     std::swap(state, stage_state_);
-    for (BodyState& b : state.bodies) {
-      b.force.setZero();
-      b.torque.setZero();
-    }
     for (TreeState& t : state.trees) t.tau.setZero();
-    check_finite(model, state);
-    state.time += h;
-    ++state.step;
-    report.time = state.time;
+    end_step(model, state, report);
   }
   report.solved_by.assign(chain_.size(), 0);
   report.resize_islands(solves_.size());

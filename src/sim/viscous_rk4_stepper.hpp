@@ -106,9 +106,8 @@ class ViscousRk4Stepper final : public Stepper {
   void impacts(const Model& model, State& s, StepReport& report);
   // F(s): the stage's velocities and accelerations; stage 0 reports the step's contact impulses.
   void accelerations(const Model& model, const State& s, int stage, StepReport& report, Rates& out);
-  // s = start moved by dt along `pose_rate`, with velocities v_0 + dt a.
-  void place(const Model& model, const State& start, const Rates& pose_rate, const Rates& velocity_from,
-             double dt, State& s) const;
+  // s = start moved by dt along `rate`: poses along its velocities, velocities v_0 + dt a.
+  void place(const Model& model, const State& start, const Rates& rate, double dt, State& s) const;
   SolverResult solve(const ConstraintSet& set, LcpProblem lcp, VecX& z, IslandReport& ir, StepReport& report);
   // The energy bound on a failed stage solve's normal forces f (space_, lcp_ and bias_ the island's).
   void bound_forces(const Model& model, const State& s, const ConstraintSet& set, const VecX& v,
