@@ -4,12 +4,15 @@
 // terrain (scenes/quadruped-trot-uneven.yaml).
 //
 // noslip-quadruped: 10 s under the time-stepping LCP with PEG ([lemke, path])
-// and under the no-slip model (standard contacts, [ppm, lemke]).
-// viscous-quadruped: 10 s under the viscous model (standard contacts). Table
-// III's comparison, the same model solved by ppm (002's Algorithm 1) and by
-// Lemke, on both terrains, in the impulse form (the viscous stepper) and in
-// the paper's acceleration form under RK4 (the viscous-rk4 stepper, law
-// rk4); then, on flat ground, mu_v swept over six decades
+// and under the no-slip model ([ppm, lemke]) on the standard model's
+// contacts (no-slip) and on PEG's active pieces (no-slip-peg,
+// contact/active_piece.hpp).
+// viscous-quadruped: 10 s under the viscous model. Table III's comparison,
+// the same model solved by ppm (002's Algorithm 1) and by Lemke, on both
+// terrains, in the impulse form (the viscous stepper) and in the paper's
+// acceleration form under RK4 (the viscous-rk4 stepper, law rk4), on the
+// standard model's contacts and, on the tiles, on PEG's active pieces
+// (column contact_model); then, on flat ground, mu_v swept over six decades
 // under the paper's explicit law and the semi-implicit one
 // (dynamics/normal_lcp.hpp): where the explicit law turns unstable.
 //
@@ -113,14 +116,16 @@ void noslip_quadruped(const Context& ctx) {
   Csv summary(ctx.out / "summary.csv", columns({"terrain", "model"}, kTrotColumns));
   for (const std::string terrain : {"flat", "uneven"}) {
     const Scene scene = trot_scene(ctx, terrain);
-    for (const std::string model : {"peg", "no-slip"}) {
+    // peg: time stepping with PEG; no-slip: the paper's model on the standard model's contacts; no-slip-peg:
+    // the no-slip model on PEG's contacts, each I- or X-constraint's active piece (contact/active_piece.hpp)
+    for (const std::string model : {"peg", "no-slip", "no-slip-peg"}) {
       Scene s = scene;
-      const bool noslip = model == "no-slip";
+      const bool noslip = model != "peg";
       if (noslip) {
         s.model.options.stepper = "no-slip";
         s.model.options.solver_chain = {"ppm", "lemke"};
       }
-      const Trot t = trot(s, noslip ? ContactModelKind::Standard : ContactModelKind::Peg, seconds, walk,
+      const Trot t = trot(s, model == "no-slip" ? ContactModelKind::Standard : ContactModelKind::Peg, seconds, walk,
                           [&] { walk << terrain << model; });
       log.add(terrain + " " + model, kH, -1, t.outcome);
       summary << terrain << model;
@@ -136,22 +141,27 @@ void viscous_quadruped(const Context& ctx) {
   // 0.13 N leading force; pegsim's 5.6 kg quadruped with no such force walks on 10 (0.1: 0.13 m in 10 s)
   const double table_mu_v = 10.0;
   RunLog log(ctx);
-  Csv walk(ctx.out / "walk.csv", {"terrain", "law", "mu_v", "solver", "t", "x", "y", "z", "up", "contacts"});
-  Csv summary(ctx.out / "summary.csv",
-              columns(columns({"terrain", "law", "mu_v", "solver"}, kTrotColumns), {"overshoots", "gap_to_ppm"}));
+  Csv walk(ctx.out / "walk.csv",
+           {"terrain", "law", "mu_v", "solver", "contact_model", "t", "x", "y", "z", "up", "contacts"});
+  Csv summary(ctx.out / "summary.csv", columns(columns({"terrain", "law", "mu_v", "solver", "contact_model"},
+                                                       kTrotColumns),
+                                               {"overshoots", "gap_to_ppm"}));
   // ppm_path: the ppm run's torso samples, for a Lemke run; shared: a ppm run whose samples a Lemke run reads
-  // law: explicit, implicit (the viscous stepper, V-imp) or rk4 (the viscous-rk4 stepper, V-acc)
+  // law: explicit, implicit (the viscous stepper, V-imp) or rk4 (the viscous-rk4 stepper, V-acc); contacts:
+  // the paper's standard model, or PEG's active pieces (contact/active_piece.hpp)
   const auto run = [&](const std::string& terrain, const std::string& law, double mu_v, const std::string& solver,
-                       const std::vector<Vec3>* ppm_path, bool shared) {
+                       const std::vector<Vec3>* ppm_path, bool shared, ContactModelKind contacts) {
     Scene s = trot_scene(ctx, terrain);
     s.model.options.stepper = law == "rk4" ? "viscous-rk4" : "viscous";
     s.model.options.solver_chain = {solver};
     s.model.options.drumwright_shell.viscous = mu_v;
     s.model.options.drumwright_shell.viscous_implicit = law == "implicit";
-    const auto labels = [&](Csv& csv) { csv << terrain << law << mu_v << solver; };
-    Trot t = trot(s, ContactModelKind::Standard, seconds, walk, [&] { labels(walk); }, shared);
-    char name[96];
-    std::snprintf(name, sizeof name, "%s %s mu_v %g %s", terrain.c_str(), law.c_str(), mu_v, solver.c_str());
+    const std::string model(to_string(contacts));
+    const auto labels = [&](Csv& csv) { csv << terrain << law << mu_v << solver << model; };
+    Trot t = trot(s, contacts, seconds, walk, [&] { labels(walk); }, shared);
+    char name[128];
+    std::snprintf(name, sizeof name, "%s %s mu_v %g %s %s", terrain.c_str(), law.c_str(), mu_v, solver.c_str(),
+                  model.c_str());
     log.add(name, kH, -1, t.outcome);
     labels(summary);
     write_trot(summary, t);
@@ -160,16 +170,20 @@ void viscous_quadruped(const Context& ctx) {
     return t;
   };
   // Table III: ppm against Lemke on the same model; both solve each LCP to 1e-9, so the walks agree. The
-  // impulse form (explicit, the viscous stepper) and the paper's acceleration form under RK4 (viscous-rk4)
+  // impulse form (explicit, the viscous stepper) and the paper's acceleration form under RK4 (viscous-rk4); on the
+  // tiles also on PEG's contacts (the standard model traps the shins at the tiles' edges)
+  const ContactModelKind standard = ContactModelKind::Standard, peg = ContactModelKind::Peg;
   for (const std::string law : {"explicit", "rk4"})
-    for (const std::string terrain : {"flat", "uneven"}) {
-      const Trot ppm = run(terrain, law, table_mu_v, "ppm", nullptr, true);
-      run(terrain, law, table_mu_v, "lemke", &ppm.path, false);
-    }
+    for (const std::string terrain : {"flat", "uneven"})
+      for (const ContactModelKind contacts : {standard, peg}) {
+        if (terrain == "flat" && contacts == peg) continue;  // feet on a half-space: U-constraints either way
+        const Trot ppm = run(terrain, law, table_mu_v, "ppm", nullptr, true, contacts);
+        run(terrain, law, table_mu_v, "lemke", &ppm.path, false, contacts);
+      }
   // mu_v over six decades, explicit and semi-implicit (flat ground, ppm)
   for (const std::string law : {"explicit", "implicit"})
     for (const double mu_v : {0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0})
-      if (law == "implicit" || mu_v != table_mu_v) run("flat", law, mu_v, "ppm", nullptr, false);
+      if (law == "implicit" || mu_v != table_mu_v) run("flat", law, mu_v, "ppm", nullptr, false, standard);
 }
 
 }  // namespace pegsim::cli::experiment

@@ -11,6 +11,8 @@
 //   viscous (mu_v 10 N s/m, the paper's explicit law): [ppm] and [lemke], in
 //   the impulse form (the viscous stepper) and in the paper's acceleration
 //   form under RK4 (the viscous-rk4 stepper: four stage solves a step)
+//   all three [ppm] once more on PEG's active pieces (contact/active_piece.hpp)
+//   in place of the standard model's contacts (the papers')
 // Wall time covers the whole step (free velocities, contacts, formulation,
 // solve, integration), as the paper's.
 //
@@ -36,6 +38,8 @@ struct Candidate {
   const char* label = "";
   const char* stepper = "";
   const char* solver = "";
+  ContactModelKind contact_model = ContactModelKind::Standard;  // the Drumwright-Shell steppers' contacts
+  std::size_t base = 0;                                    // the row its ratio is against
   std::vector<double> seconds;  // one per repeat
   long steps = 0, failures = 0, iterations = 0, contacts = 0;
   double distance = 0.0;
@@ -47,7 +51,7 @@ void run_once(const Scene& scene, Candidate& m, double seconds) {
   s.model.options.stepper = m.stepper;
   s.model.options.solver_chain = {m.solver};
   if (std::string(m.stepper) == "time-stepping") s.model.options.solver_chain = {m.solver, "path"};
-  if (std::string(m.stepper) != "time-stepping") s.model.options.model = ContactModelKind::Standard;
+  if (std::string(m.stepper) != "time-stepping") s.model.options.model = m.contact_model;
   s.model.options.drumwright_shell.viscous = 10.0;
   World w(s.model, s.state);
   std::uint32_t torso = 0;
@@ -92,18 +96,33 @@ int main(int argc, char** argv) {
   }
   const Scene scene = load_scene_file(std::string(PEGSIM_SCENES_DIR) + "/quadruped-trot" +
                                       (terrain == "uneven" ? "-uneven" : "") + ".yaml");
+  // the paper's pairs: no-slip against the Coulomb model (Table II), viscous ppm against viscous Lemke (Table
+  // III); the steppers on PEG's active pieces (contact/active_piece.hpp) against their standard-contact rows
+  const ContactModelKind standard = ContactModelKind::Standard, peg = ContactModelKind::Peg;
+  struct Row {
+    const char* label;
+    const char* stepper;
+    const char* solver;
+    ContactModelKind contacts;
+    std::size_t base;
+  };
   std::vector<Candidate> models;
-  for (const auto& [label, stepper, solver] : {std::array<const char*, 3>{"Coulomb (Stewart-Trinkle, PEG) + lemke", "time-stepping", "lemke"},
-                                              std::array<const char*, 3>{"no-slip + ppm", "no-slip", "ppm"},
-                                              std::array<const char*, 3>{"no-slip + lemke", "no-slip", "lemke"},
-                                              std::array<const char*, 3>{"viscous + ppm", "viscous", "ppm"},
-                                              std::array<const char*, 3>{"viscous + lemke", "viscous", "lemke"},
-                                              std::array<const char*, 3>{"viscous RK4 (acceleration) + ppm", "viscous-rk4", "ppm"},
-                                              std::array<const char*, 3>{"viscous RK4 (acceleration) + lemke", "viscous-rk4", "lemke"}}) {
+  for (const Row& r : {Row{"Coulomb (Stewart-Trinkle, PEG) + lemke", "time-stepping", "lemke", peg, 0},
+                       Row{"no-slip + ppm", "no-slip", "ppm", standard, 0},
+                       Row{"no-slip + lemke", "no-slip", "lemke", standard, 0},
+                       Row{"viscous + ppm", "viscous", "ppm", standard, 4},
+                       Row{"viscous + lemke", "viscous", "lemke", standard, 4},
+                       Row{"viscous RK4 (acceleration) + ppm", "viscous-rk4", "ppm", standard, 6},
+                       Row{"viscous RK4 (acceleration) + lemke", "viscous-rk4", "lemke", standard, 6},
+                       Row{"no-slip, PEG pieces + ppm", "no-slip", "ppm", peg, 1},
+                       Row{"viscous, PEG pieces + ppm", "viscous", "ppm", peg, 3},
+                       Row{"viscous RK4, PEG pieces + ppm", "viscous-rk4", "ppm", peg, 5}}) {
     Candidate& c = models.emplace_back();
-    c.label = label;
-    c.stepper = stepper;
-    c.solver = solver;
+    c.label = r.label;
+    c.stepper = r.stepper;
+    c.solver = r.solver;
+    c.contact_model = r.contacts;
+    c.base = r.base;
   }
   for (int rep = 0; rep < repeats; ++rep)
     for (Candidate& m : models) run_once(scene, m, seconds);
@@ -119,15 +138,14 @@ int main(int argc, char** argv) {
       std::printf("%-40s stopped: %s\n", m.label, m.error.c_str());
       continue;
     }
-    // the paper's pairs: no-slip against the Coulomb model (Table II), viscous Lemke against viscous ppm (Table III)
-    const std::string stepper = m.stepper;
-    const Candidate& base = stepper == "viscous" ? models[4] : stepper == "viscous-rk4" ? models[6] : models[0];
+    const Candidate& base = models[m.base];
     std::printf("%-40s %10.2f %9.2f %12.2f %10ld %8.3f %11.2f\n", m.label, per_step(m),
                 static_cast<double>(m.contacts) / static_cast<double>(m.steps),
                 static_cast<double>(m.iterations) / static_cast<double>(m.steps), m.failures,
                 m.distance, per_step(base) / per_step(m));
   }
-  std::printf("(ratio: the no-slip rows against the Coulomb row's time, the viscous rows against their form's lemke row;\n"
+  std::printf("(ratio: the no-slip rows against the Coulomb row's time, the viscous rows against their form's lemke row,\n"
+              " the PEG-piece rows against the same stepper + ppm on the standard model's contacts;\n"
               " the paper: no-slip + PPM 1.379 (Table II), viscous + PPM 1.372 (Table III); iters/step: the step's last\n"
               " solve's pivots or iterations)\n");
   return 0;

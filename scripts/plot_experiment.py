@@ -351,11 +351,13 @@ def viscous_quadruped(d):
     summary = read(d, "summary.csv")
     table = [r for r in summary if r["solver"] == "lemke"]
     for lemke in table:
+        model = lemke.get("contact_model", "standard")
         for solver, style in (("ppm", "-"), ("lemke", "--")):
             runs = [r for r in rows if r["terrain"] == lemke["terrain"] and r["law"] == lemke["law"]
-                    and r["mu_v"] == lemke["mu_v"] and r["solver"] == solver]
+                    and r["mu_v"] == lemke["mu_v"] and r["solver"] == solver
+                    and r.get("contact_model", "standard") == model]
             axes[0].plot([num(r["t"]) for r in runs], [num(r["x"]) for r in runs], style, lw=1,
-                         label=f"{lemke['terrain']}, {lemke['law']}, {solver}")
+                         label=f"{lemke['terrain']}, {lemke['law']}, {model}, {solver}")
     if not rows:
         no_data(axes[0], "no walk.csv")
     for law, marker in (("explicit", "o"), ("implicit", "s")):

@@ -137,6 +137,29 @@ VecX integrate_configuration(const ArticulatedTree& tree, const VecX& q, const V
   return out;
 }
 
+VecX configuration_rate(const ArticulatedTree& tree, const VecX& q, const VecX& v) {
+  VecX rate = VecX::Zero(q.size());
+  for (const Link& l : tree.links()) {
+    const int i = l.q_index, k = l.v_index;
+    switch (l.joint) {
+      case JointKind::Revolute:
+      case JointKind::Prismatic: rate(i) = v(k); break;
+      case JointKind::Fixed: break;
+      case JointKind::Spherical:
+      case JointKind::Floating: {
+        const int at = l.joint == JointKind::Floating ? i + 3 : i;
+        const Quat Q = quaternion_at(q, at).normalized();
+        if (l.joint == JointKind::Floating) rate.segment<3>(i) = Q * Vec3(v.segment<3>(k + 3));
+        const Vec3 omega = v.segment<3>(k);
+        const Quat dQ = Q * Quat(0.0, omega.x(), omega.y(), omega.z());  // 2 dQ/dt
+        rate.segment<4>(at) << 0.5 * dQ.w(), 0.5 * dQ.x(), 0.5 * dQ.y(), 0.5 * dQ.z();
+        break;
+      }
+    }
+  }
+  return rate;
+}
+
 void normalize_configuration(const ArticulatedTree& tree, VecX& q) {
   for (const Link& l : tree.links()) {
     if (l.joint != JointKind::Spherical && l.joint != JointKind::Floating) continue;

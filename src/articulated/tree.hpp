@@ -98,6 +98,13 @@ MatX motion_subspace(const Link& link);
 // h R(Q) v_lin (v_lin in the child frame, R at the start of the step).
 VecX integrate_configuration(const ArticulatedTree& tree, const VecX& q, const VecX& v, double h);
 
+// dq/dt at (q, v), the rate integrate_configuration's update follows to
+// first order: angles and displacements v; a quaternion Q's rate
+// 1/2 Q (x) (0, omega) with omega in the child frame; a floating joint's
+// position R(Q) v_lin. An RK4 step sums these rates of its stages and
+// normalizes the quaternions of q + h rate (normalize_configuration).
+VecX configuration_rate(const ArticulatedTree& tree, const VecX& q, const VecX& v);
+
 // Normalizes every quaternion of q in place (a zero quaternion becomes the identity).
 void normalize_configuration(const ArticulatedTree& tree, VecX& q);
 

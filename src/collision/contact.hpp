@@ -62,4 +62,12 @@ inline PartPairKey part_pair_key(const Contact& c) {
                              : PartPairKey{c.body_b, c.part_b, c.body_a, c.part_a};
 }
 
+// A contact's identity across steps: the name its impulses keep in the warm
+// start (sim/warm_start.cpp), and the tie rule of choices that rounding would
+// otherwise flip from step to step (dynamics/peg_rows.cpp F2, contact/active_piece.hpp).
+inline auto contact_key(const Contact& c) {
+  return std::make_tuple(static_cast<int>(c.kind), c.body_a, c.body_b, c.features.feature_a, c.features.feature_b,
+                         c.part_a, c.part_b);
+}
+
 }  // namespace pegsim

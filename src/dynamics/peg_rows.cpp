@@ -128,13 +128,6 @@ class CouplingBuilder {
 // that moves a gap visibly within a step.
 constexpr double kCarrierTie = 1e-10;
 
-// A sub-contact's identity across steps: the name its impulses keep in the
-// warm start (sim/warm_start.cpp).
-auto contact_key(const Contact& c) {
-  return std::make_tuple(static_cast<int>(c.kind), c.body_a, c.body_b, c.features.feature_a, c.features.feature_b,
-                         c.part_a, c.part_b);
-}
-
 void check(const ContactConstraint& k, int nc) {
   const int K = static_cast<int>(k.contacts.size());
   const int m = k.kind == ConstraintKind::I ? k.primaries : 1;

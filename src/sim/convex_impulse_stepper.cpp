@@ -1,6 +1,7 @@
 #include "sim/convex_impulse_stepper.hpp"
 
 #include "articulated/dynamics.hpp"
+#include "contact/active_piece.hpp"
 #include "dynamics/formulation_detail.hpp"
 #include "sim/drumwright_shell_step.hpp"
 #include "sim/penetration_meter.hpp"
@@ -41,7 +42,7 @@ void add_drift_target(const ContactSpace& space, VecX& b) {
 
 void ConvexImpulseStepper::configure(const Model& model) {
   check_scope(model, name(), true);
-  contact_model_ = make_contact_model(ContactModelKind::Standard, model.options.dimension);
+  contact_model_ = make_one_row_contact_model(model.options.model, model.options.dimension);
   drift_.clear();
 }
 

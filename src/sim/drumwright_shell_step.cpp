@@ -13,8 +13,6 @@ namespace pegsim {
 
 void check_scope(const Model& model, std::string_view stepper, bool trees) {
   const std::string who = "stepper '" + std::string(stepper) + "'";
-  if (model.options.model != ContactModelKind::Standard)
-    throw std::invalid_argument(who + " needs model: standard (the papers' rows are one normal per contact point)");
   if (!model.joints.empty())
     throw std::invalid_argument(who + " does not handle maximal-coordinate joints yet (docs/contact-models.md)");
   for (const BodyModel& b : model.bodies)

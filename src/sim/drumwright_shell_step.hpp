@@ -3,9 +3,11 @@
 // convex-optimization impulse model, reference 000).
 //
 // Scope, checked by check_scope when the stepper is configured: these
-// steppers read the standard contact model's U-constraints (one normal row
-// per contact point, as both papers write their models; PEG's I- and
-// X-constraint rows are in neither paper), no maximal-coordinate joints (the
+// steppers read U-constraints only (one normal row per contact point, as both
+// papers write their models with the standard model's contacts): PEG and LNC
+// reach them with each I- and X-constraint reduced to its active piece
+// (contact/active_piece.hpp; the slack rows are in neither paper); no
+// maximal-coordinate joints (the
 // papers' P with joint rows, guide B.10, is not built yet), kinematic trees
 // where the stepper takes them (`trees`; all three do, contact in joint
 // space, dynamics/contact_space.hpp; not with joint friction, which none of

@@ -81,7 +81,7 @@ ImpulseWork normal_impulse_gap_work(const VecX& gap_term, const VecX& f, const V
 }
 
 double energy_bounded_scale(const ImpulseWork& w) {
-  const double slack = 1e-9 * (std::abs(w.free_work) + w.quadratic + w.target_work + w.gap_work);
+  const double slack = 1e-9 * (std::abs(w.free_work) + w.quadratic + w.target_work + w.gap_work) + w.rounding;
   const double bound = std::min(w.gap_work, w.gap_energy);
   if (w.energy_change() <= w.target_work + bound + slack) return 1.0;
   // s a + 1/2 s^2 c <= s T + B: the positive root of 1/2 c s^2 + (a - T) s - B

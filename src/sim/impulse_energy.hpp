@@ -85,6 +85,7 @@ struct ImpulseWork {
   double target_work = 0.0;  // T(z): kinematic bodies' velocities and joint rows
   double gap_work = 0.0;     // G(z)
   double gap_energy = 0.0;   // E
+  double rounding = 0.0;     // what a may be off by when measured from d = v+ - v* (NormalImpulseBound)
   double energy_change() const { return free_work + 0.5 * quadratic; }  // dT at z
   double bound() const { return target_work + std::min(gap_work, gap_energy); }
 };
@@ -101,7 +102,7 @@ ImpulseWork normal_impulse_gap_work(const VecX& gap_term, const VecX& f, const V
 
 // The largest s in [0, 1] with dT(s z) within the bound (see above); 1 when z
 // meets it, 0 when the terms overflowed. The comparison allows 1e-9 of
-// |a| + c + T + G for rounding.
+// |a| + c + T + G for rounding, plus the work's own `rounding`.
 double energy_bounded_scale(const ImpulseWork& work);
 
 }  // namespace pegsim

@@ -1,5 +1,6 @@
 #include "sim/normal_lcp_stepper.hpp"
 
+#include "contact/active_piece.hpp"
 #include "sim/drumwright_shell_step.hpp"
 #include "sim/impulse_energy.hpp"
 #include "sim/penetration_meter.hpp"
@@ -21,7 +22,7 @@ void NormalLcpStepper::configure(const Model& model) {
   drift_.clear();
   SolverChain chain;
   chain.configure(model.options);
-  contact_model_ = make_contact_model(ContactModelKind::Standard, model.options.dimension);
+  contact_model_ = make_one_row_contact_model(model.options.model, model.options.dimension);
   chain_ = std::move(chain);
   bound_.configure(model);
 }

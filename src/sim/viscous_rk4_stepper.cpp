@@ -1,6 +1,7 @@
 #include "sim/viscous_rk4_stepper.hpp"
 
-#include "dynamics/integration.hpp"
+#include "contact/active_piece.hpp"
+#include "math/pose.hpp"
 #include "sim/drumwright_shell_step.hpp"
 #include "sim/island_solver.hpp"
 #include "sim/penetration_meter.hpp"
@@ -37,24 +38,6 @@ LcpProblem rows_of(const LcpProblem& full, const std::vector<int>& rows) {
   return out;
 }
 
-// A tree's generalized velocity v at configuration q, its ball joints' rates
-// re-expressed in the frames they have at q0: a floating base's v = [w; v_O]
-// and a spherical joint's w are in the joint's own moving frame, while
-// integrate_configuration moves q0 along a v read in q0's frames (for the
-// floating base, x += h Q0 v_O), so the stages' rates are summed there.
-VecX in_start_frames(const articulated::ArticulatedTree& tree, const VecX& q0, const VecX& q, const VecX& v) {
-  VecX out = v;
-  const auto quaternion = [](const VecX& x, int i) { return Quat(x(i), x(i + 1), x(i + 2), x(i + 3)).normalized(); };
-  for (const articulated::Link& l : tree.links()) {
-    if (l.joint != articulated::JointKind::Floating && l.joint != articulated::JointKind::Spherical) continue;
-    const int at = l.q_index + (l.joint == articulated::JointKind::Floating ? 3 : 0);
-    const Mat3 R = (quaternion(q0, at).conjugate() * quaternion(q, at)).toRotationMatrix();
-    out.segment<3>(l.v_index) = R * v.segment<3>(l.v_index);
-    if (l.joint == articulated::JointKind::Floating) out.segment<3>(l.v_index + 3) = R * v.segment<3>(l.v_index + 3);
-  }
-  return out;
-}
-
 constexpr double kStageTime[4] = {0.0, 0.5, 0.5, 1.0};  // c_k
 constexpr double kStageWeight[4] = {1.0, 2.0, 2.0, 1.0};  // RK4's weights, over 6
 
@@ -70,7 +53,7 @@ void ViscousRk4Stepper::configure(const Model& model) {
                                 "set viscous_integration: explicit");
   SolverChain chain;
   chain.configure(model.options);
-  contact_model_ = make_contact_model(ContactModelKind::Standard, model.options.dimension);
+  contact_model_ = make_one_row_contact_model(model.options.model, model.options.dimension);
   chain_ = std::move(chain);
   trees_.forget_sync();
   bound_.configure(model);
@@ -192,9 +175,15 @@ void ViscousRk4Stepper::accelerations(const Model& model, const State& s, int st
   const double h = model.options.h;
   if (!constraints_.contacts.empty()) gap_acceleration_.prepare(model, s);
   out.velocity = velocity_;
-  out.tree_velocity.resize(tree_velocity_.size());
-  for (std::size_t t = 0; t < tree_velocity_.size(); ++t)  // the configuration's rate, in the step start's frames
-    out.tree_velocity[t] = in_start_frames(model.trees[t].tree, start_q_[t], s.trees[t].q, tree_velocity_[t]);
+  out.orientation_rate.resize(velocity_.size());
+  for (std::size_t b = 0; b < velocity_.size(); ++b) {  // eq. 2.36: dq/dt = 1/2 (0, w) (x) q
+    const Vec3 w = velocity_[b].tail<3>();
+    const Quat dq = Quat(0.0, w.x(), w.y(), w.z()) * s.bodies[b].pose.orientation;
+    out.orientation_rate[b] = 0.5 * dq.coeffs();
+  }
+  out.tree_rate.resize(tree_velocity_.size());
+  for (std::size_t t = 0; t < tree_velocity_.size(); ++t)
+    out.tree_rate[t] = articulated::configuration_rate(model.trees[t].tree, s.trees[t].q, tree_velocity_[t]);
   out.acceleration.resize(velocity_.size());
   for (std::size_t b = 0; b < velocity_.size(); ++b) out.acceleration[b] = (free_velocity_[b] - velocity_[b]) / h;
   out.tree_acceleration.resize(tree_velocity_.size());
@@ -277,16 +266,25 @@ void ViscousRk4Stepper::bound_forces(const Model& model, const State& s, const C
 void ViscousRk4Stepper::place(const Model& model, const State& start, const Rates& rate, double dt,
                               State& s) const {
   s = start;
-  integrate(model, rate.velocity, dt, s);
+  const bool planar = model.options.dimension == Dimension::Planar;
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
-    if (model.bodies[b].is_static) continue;
+    if (model.bodies[b].is_static) continue;  // kinematic bodies are refused (configure)
+    BodyState& body = s.bodies[b];
+    body.pose.position = start.bodies[b].pose.position + dt * rate.velocity[b].head<3>();
+    if (planar) {  // the angle about z: its rate is w_z
+      body.pose.orientation =
+          Quat(Eigen::AngleAxisd(planar_angle(start.bodies[b].pose) + dt * rate.velocity[b](5), Vec3::UnitZ()));
+    } else {
+      body.pose.orientation.coeffs() = start.bodies[b].pose.orientation.coeffs() + dt * rate.orientation_rate[b];
+      body.pose.orientation.normalize();
+    }
     const Vec6 v = velocity_of(start.bodies[b]) + dt * rate.acceleration[b];
-    s.bodies[b].linear_velocity = v.head<3>();
-    s.bodies[b].angular_velocity = v.tail<3>();
+    body.linear_velocity = v.head<3>();
+    body.angular_velocity = v.tail<3>();
   }
   for (std::size_t t = 0; t < model.trees.size(); ++t) {
-    s.trees[t].q = articulated::integrate_configuration(model.trees[t].tree, start.trees[t].q,
-                                                        rate.tree_velocity[t], dt);
+    s.trees[t].q = start.trees[t].q + dt * rate.tree_rate[t];
+    articulated::normalize_configuration(model.trees[t].tree, s.trees[t].q);
     s.trees[t].v = start.trees[t].v + dt * rate.tree_acceleration[t];
   }
   if (!model.trees.empty()) sync_tree_bodies(model, s);
@@ -297,8 +295,6 @@ void ViscousRk4Stepper::step(const Model& model, State& state, const StepNeeds& 
   results_.clear();
   if (!model.trees.empty()) sync_tree_bodies(model, state);  // links follow q, v even if a caller moved them
   impacts(model, state, report);
-  start_q_.resize(model.trees.size());
-  for (std::size_t t = 0; t < model.trees.size(); ++t) start_q_[t] = state.trees[t].q;
   const double h = model.options.h;
   accelerations(model, state, 0, report, stage_[0]);
   for (int k = 1; k < 4; ++k) {
@@ -310,24 +306,28 @@ void ViscousRk4Stepper::step(const Model& model, State& state, const StepNeeds& 
   }
   {
     StageTimer timer(report.profile, Stage::Integration);
-    // the weighted rates, into stage_[0]: positions from the velocities, velocities from the accelerations
+    // the weighted rates, into stage_[0]: poses from the velocities and quaternion rates, velocities from
+    // the accelerations
     Rates& sum = stage_[0];
     for (std::size_t b = 0; b < sum.velocity.size(); ++b) {
       Vec6 v = Vec6::Zero(), a = Vec6::Zero();
+      Eigen::Vector4d q = Eigen::Vector4d::Zero();
       for (int k = 0; k < 4; ++k) {
         v += kStageWeight[k] * stage_[k].velocity[b];
         a += kStageWeight[k] * stage_[k].acceleration[b];
+        q += kStageWeight[k] * stage_[k].orientation_rate[b];
       }
       sum.velocity[b] = v / 6.0;
       sum.acceleration[b] = a / 6.0;
+      sum.orientation_rate[b] = q / 6.0;
     }
-    for (std::size_t t = 0; t < sum.tree_velocity.size(); ++t) {
-      VecX v = VecX::Zero(sum.tree_velocity[t].size()), a = VecX::Zero(v.size());
+    for (std::size_t t = 0; t < sum.tree_rate.size(); ++t) {
+      VecX q = VecX::Zero(sum.tree_rate[t].size()), a = VecX::Zero(sum.tree_acceleration[t].size());
       for (int k = 0; k < 4; ++k) {
-        v += kStageWeight[k] * stage_[k].tree_velocity[t];
+        q += kStageWeight[k] * stage_[k].tree_rate[t];
         a += kStageWeight[k] * stage_[k].tree_acceleration[t];
       }
-      sum.tree_velocity[t] = v / 6.0;
+      sum.tree_rate[t] = q / 6.0;
       sum.tree_acceleration[t] = a / 6.0;
     }
     place(model, state, sum, h, stage_state_);

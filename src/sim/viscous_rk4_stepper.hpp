@@ -40,14 +40,12 @@
 //                motion: M^-1 k is (v* - v) / h with v* its semi-implicit free
 //                velocity (a tree's joint damping D taken implicitly there: its
 //                M^-1 is (M + h D)^-1, as in the other steppers)
-//   integration  v+ = v + h/6 (a_1 + 2 a_2 + 2 a_3 + a_4); each pose moved from the
-//                step's start by h times the stages' weighted velocity
-//                (v_1 + 2 v_2 + 2 v_3 + v_4) / 6 (eq. 2.36's update; a tree's q by
-//                integrate_configuration, a floating base's or ball joint's
-//                velocities first turned into the start's frames): RK4 for
-//                positions and joint angles; a rotation turns by the weighted
-//                world angular velocity (second order: RK4 on the quaternion
-//                would need each stage's own quaternion rate)
+//   integration  v+ = v + h/6 (a_1 + 2 a_2 + 2 a_3 + a_4), and the pose the same
+//                way from the stages' pose rates: x' = v, a loose body's
+//                quaternion q' = 1/2 (0, w) (x) q (eq. 2.36's rate, at each
+//                stage's own q), a tree's dq/dt (articulated::configuration_rate);
+//                quaternions normalized after each update (a planar body's angle
+//                moves by its w_z). RK4 in every coordinate.
 //
 // Each stage's LCP is N M^-1 N' over one variable per contact, solved by the
 // scene's chain (ppm: 002's Algorithm 1; lemke); every solve is an island
@@ -94,11 +92,12 @@ class ViscousRk4Stepper final : public Stepper {
   static constexpr double kSeparating = 1e-6;  // m/s: a touching contact with N v above this has no row
 
  private:
-  // Rates of a stage: per body [v; w] and [v'; w'], per tree v (its ball joints' parts in the frames of
-  // the step's start, in_start_frames in the .cpp) and v'.
+  // Rates of a stage: per body [v; w], [v'; w'] and its quaternion's rate (coefficients x, y, z, w, as
+  // Eigen stores them), per tree dq/dt (articulated::configuration_rate) and v'.
   struct Rates {
     std::vector<Vec6> velocity, acceleration;
-    std::vector<VecX> tree_velocity, tree_acceleration;
+    std::vector<Eigen::Vector4d> orientation_rate;
+    std::vector<VecX> tree_rate, tree_acceleration;
   };
   // Contacts (found when `find`), islands and the free motion at `s`.
   void prepare(const Model& model, const State& s, bool find, StepReport& report);
@@ -135,7 +134,6 @@ class ViscousRk4Stepper final : public Stepper {
   std::vector<SolverResult> results_;
   Rates stage_[4];
   State stage_state_;
-  std::vector<VecX> start_q_;  // per tree: q at the step's start (after the impacts)
 };
 
 }  // namespace pegsim

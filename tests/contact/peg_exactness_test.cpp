@@ -14,6 +14,7 @@
 // configurations to show the difference the test is about: it reports bodies
 // that are apart as violating a constraint (the standard-model trap).
 #include "collision/narrowphase.hpp"
+#include "contact/active_piece.hpp"
 #include "contact/contact_model.hpp"
 #include "geometry/penetration.hpp"
 #include "geometry/polygon.hpp"
@@ -41,6 +42,7 @@ bool constraints_hold(const ConstraintSet& set, double tolerance) {
 
 struct Tally {
   int apart = 0, overlapping = 0;
+  int not_u = 0;              // I- and X-constraints written (the one-row model: none)
   int apart_violated = 0;     // a trap: bodies apart, a constraint violated
   int overlap_accepted = 0;   // a hole: bodies overlap, every constraint holds
 };
@@ -64,9 +66,10 @@ Shape l_shape(Dimension dim) {
   return make_compound({base, post});
 }
 
-// static_shape: body 0's shape (default: a unit box / square)
+// static_shape: body 0's shape (default: a unit box / square); one_row: the
+// model as the one-row-per-contact steppers get it (contact/active_piece.hpp)
 Tally run(Dimension dim, ContactModelKind kind, int samples, std::uint64_t seed,
-          const Shape* static_shape = nullptr) {
+          const Shape* static_shape = nullptr, bool one_row = false) {
   constexpr double eps = 0.1;
   test::Sampler rng(seed);
   Tally t;
@@ -83,7 +86,7 @@ Tally run(Dimension dim, ContactModelKind kind, int samples, std::uint64_t seed,
     if (is_static && static_shape) b.shape = *static_shape;
     model.bodies.push_back(b);
   }
-  auto contact_model = make_contact_model(kind, dim);
+  auto contact_model = one_row ? make_one_row_contact_model(kind, dim) : make_contact_model(kind, dim);
   NarrowphaseParams params;
   params.eps = eps;
   params.eps_theta = model.options.eps_theta;
@@ -118,6 +121,7 @@ Tally run(Dimension dim, ContactModelKind kind, int samples, std::uint64_t seed,
                   contacts);
     contact_model->build(model, state, contacts, set);
     const bool hold = constraints_hold(set, 1e-9);
+    t.not_u += set.counts().i + set.counts().x;
     if (depth < 0.0) {
       ++t.apart;
       t.apart_violated += !hold;
@@ -167,6 +171,33 @@ TEST(PegExactness, PegOnCompoundBodiesHoldsIffApart) {
     EXPECT_EQ(peg.overlap_accepted, 0);
     const Tally standard = run(dim, ContactModelKind::Standard, 3000, 14, &l);
     EXPECT_GT(standard.apart_violated, 50) << "the standard model's trap is missing from the sample";
+  }
+}
+
+// PEG reduced to one U-constraint per I- or X-constraint, on its active
+// piece (contact/active_piece.hpp), as the Drumwright-Shell steppers read it:
+// at rest (every predicted rate is gap / h) the piece is the largest gap, so
+// the reduced constraints hold exactly when PEG's do, on the same samples
+// (the convex pair and the L of convex parts), while the standard model
+// traps on them (above).
+TEST(PegExactness, PegReducedToActivePiecesHoldsIffApart) {
+  const Shape l3 = l_shape(Dimension::Spatial), l2 = l_shape(Dimension::Planar);
+  struct Case {
+    Dimension dim;
+    const Shape* shape;
+    int samples;
+    std::uint64_t seed;
+  };
+  for (const Case& c : {Case{Dimension::Planar, nullptr, 4000, 11}, Case{Dimension::Spatial, nullptr, 4000, 12},
+                        Case{Dimension::Planar, &l2, 3000, 14}, Case{Dimension::Spatial, &l3, 3000, 14}}) {
+    for (ContactModelKind kind : {ContactModelKind::Peg, ContactModelKind::Lnc}) {
+      const Tally reduced = run(c.dim, kind, c.samples, c.seed, c.shape, true);
+      EXPECT_GT(reduced.apart, 700);
+      EXPECT_GT(reduced.overlapping, 700);
+      EXPECT_EQ(reduced.not_u, 0);
+      EXPECT_EQ(reduced.apart_violated, 0);
+      EXPECT_EQ(reduced.overlap_accepted, 0);
+    }
   }
 }
 

@@ -176,12 +176,12 @@ TEST(NoSlip, ContactMatrixOfATrotIsPositiveSemidefiniteToRounding) {
 
 TEST(NoSlip, RefusesWhatItDoesNotModel) {
   Scene s = load_scene_string(options("ppm") + "bodies:\n" + kGround);
-  s.model.options.model = ContactModelKind::Peg;
+  s.model.options.position_correction = true;
   try {
     World w(s.model, s.state);
-    FAIL() << "PEG accepted";
+    FAIL() << "position correction accepted";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("needs model: standard"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("position_correction: false"), std::string::npos) << e.what();
   }
 }
 
