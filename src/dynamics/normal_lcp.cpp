@@ -147,8 +147,13 @@ void build_no_slip_lcp(const ContactSpace& space, const VecX& free_velocity, dou
     MatX B = R * space.N.transpose();
     B -= Q * (Q.transpose() * B);
     out.inverse_mass_nt = R.transpose() * B;  // P_X N'
-    VecX t = eq.X * free_velocity + out.row_drift;  // X v* + sigma (the header)
+    const VecX rates = eq.X * free_velocity + out.row_drift;  // X v* + sigma (the header)
+    VecX t = rates;
     U.transpose().solveInPlace(t);
+    // U singular after all: Algorithm 2's test on Y kept a row that depends on the others in R's metric (seen:
+    // box-stack-3d-offset on the standard model's contacts, 60 rows of 287 contacts, step 334, where U'^-1
+    // overflowed and the step went non-finite); the least-norm t treats the dependent row as the others fix it
+    if (!t.allFinite()) t = Eigen::CompleteOrthogonalDecomposition<MatX>(MatX(U.transpose())).solve(rates);
     out.base_velocity = free_velocity - R.transpose() * (Q * t);  // P_X M v* - M^-1 X' Y^-1 sigma
     // (51)-(55): A = N P_X N', b = N P_X M v* + psi/h
     fill_lcp(space, B.transpose() * B, space.N * out.base_velocity, h, gap_floor, out.lcp);

@@ -164,13 +164,23 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
         }
       if (!released) break;
     }
+    const VecX free = space.gather(free_velocity_, tree_free_);
     {
       StageTimer timer(report.profile, Stage::Integration);
       post_velocities_[i] = lcp.velocities(z);
+      if (!post_velocities_[i].allFinite() || !lcp.tangent_impulse.allFinite()) {  // never integrate a NaN
+        // finite impulses can still give a non-finite v+: no-slip's rho from a Y singular to rounding
+        z.setZero();
+        lcp.tangent_impulse.setZero();
+        post_velocities_[i] = free;
+        ir.certified = false;
+        result.status = SolverStatus::NumericalFailure;
+        result.message += "; non-finite velocities from the impulses: none applied (free motion)";
+      }
     }
     report.viscous_overshoots += lcp.viscous_overshoots;
-    bound_.apply(model, state, space, set, inverse_mass_, space.gather(free_velocity_, tree_free_), trees_, lcp, z,
-                 post_velocities_[i], result, ir, report);
+    bound_.apply(model, state, space, set, inverse_mass_, free, trees_, lcp, z, post_velocities_[i], result, ir,
+                 report);
     add_island_to_report(i, ir, result, report);
     const int n = lcp.lcp.size();
     StageTimer timer(report.profile, Stage::Integration);
