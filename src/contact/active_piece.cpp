@@ -31,21 +31,26 @@ class ActivePieceModel final : public ContactModel {
   void build(const Model& model, const State& state, const std::vector<Contact>& contacts,
              ConstraintSet& out) override {
     peg_->build(model, state, contacts, full_);
-    reduce_to_active_pieces(full_, state, model.options.h, out);
+    reduce(state, model.options.h, out);
   }
 
  private:
+  // full_ reduced to U-constraints on active pieces (the header) into out
+  void reduce(const State& state, double h, ConstraintSet& out);
+
   std::unique_ptr<ContactModel> peg_;
-  ConstraintSet full_;  // PEG's set, kept from step to step (its storage reused)
+  // kept from step to step (their storage reused)
+  ConstraintSet full_;       // PEG's set
+  std::vector<double> rate_;  // per sub-contact: its predicted gap rate
+  std::vector<int> row_of_;   // per sub-contact: its row in out, or -1
 };
 
-}  // namespace
-
-void reduce_to_active_pieces(const ConstraintSet& peg, const State& state, double h, ConstraintSet& out) {
+void ActivePieceModel::reduce(const State& state, double h, ConstraintSet& out) {
+  const ConstraintSet& peg = full_;
+  std::vector<double>& rate = rate_;
+  std::vector<int>& row_of = row_of_;
   out.clear();
   const std::size_t n = peg.contacts.size();
-  thread_local std::vector<double> rate;
-  thread_local std::vector<int> row_of;  // per sub-contact: its row in out, or -1
   rate.resize(n);
   row_of.assign(n, -1);
   for (std::size_t c = 0; c < n; ++c) rate[c] = predicted_rate(peg.contacts[c].contact, state, h);
@@ -82,6 +87,8 @@ void reduce_to_active_pieces(const ConstraintSet& peg, const State& state, doubl
     out.contacts[static_cast<std::size_t>(row)].drift_rate = c.drift_rate;
   }
 }
+
+}  // namespace
 
 std::unique_ptr<ContactModel> make_one_row_contact_model(ContactModelKind kind, Dimension dim) {
   std::unique_ptr<ContactModel> m = make_contact_model(kind, dim);

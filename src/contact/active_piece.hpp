@@ -37,15 +37,12 @@
 
 namespace pegsim {
 
-// `peg` reduced to U-constraints on active pieces (above), into `out`
-// (cleared first). U-constraints pass unchanged; a sub-contact chosen by
-// several constraints gets one row. h: the step; state: the velocities of
-// the bodies (links of trees included) at the poses the contacts were found at.
-void reduce_to_active_pieces(const ConstraintSet& peg, const State& state, double h, ConstraintSet& out);
-
 // The contact model `kind` for a one-row-per-contact stepper: standard and
-// corrective as they are (U-constraints only), PEG and LNC through
-// reduce_to_active_pieces.
+// corrective as they are (U-constraints only); PEG and LNC with each I- or
+// X-constraint reduced to a U-constraint on its active piece (above), at the
+// velocities of the state the contacts were found at (links of trees
+// included). U-constraints pass unchanged; a sub-contact chosen by several
+// constraints gets one row.
 std::unique_ptr<ContactModel> make_one_row_contact_model(ContactModelKind kind, Dimension dim);
 
 }  // namespace pegsim

@@ -121,7 +121,8 @@ Tally run(Dimension dim, ContactModelKind kind, int samples, std::uint64_t seed,
                   contacts);
     contact_model->build(model, state, contacts, set);
     const bool hold = constraints_hold(set, 1e-9);
-    t.not_u += set.counts().i + set.counts().x;
+    const ConstraintCounts counts = set.counts();
+    t.not_u += counts.i + counts.x;
     if (depth < 0.0) {
       ++t.apart;
       t.apart_violated += !hold;
