@@ -45,13 +45,13 @@ int main(int argc, char** argv) {
   using namespace pegsim::bench;
   CLI::App app{"pegsim_peers: pegsim against Bullet, MuJoCo and ODE on the same scenes (issue 11, Speed)"};
   std::string scenes_arg = "stack10,box-stack-3d,pyramid,pile100,scaling";
-  std::string engines_arg = "pegsim,bullet,mujoco,ode";
+  std::string engines_arg = "pegsim,pegsim-nd4,bullet,mujoco,ode";
   std::string sizes_arg = "100,300,1000";
   double time = -1.0, scale_time = 1.0;
   int measure_every = 5;
   bool quick = false, free_fall = false;
   app.add_option("--scenes", scenes_arg, "comma list: stack10, box-stack-3d, pyramid, pile<N>, scaling");
-  app.add_option("--engines", engines_arg, "comma list: pegsim, bullet, mujoco, ode");
+  app.add_option("--engines", engines_arg, "comma list: pegsim, pegsim-nd4 (4 friction directions, the peers' cone), bullet, mujoco, ode");
   app.add_option("--time", time, "simulated seconds of every scene (default: each scene's own; settle time scales)");
   app.add_option("--scale-sizes", sizes_arg, "bodies of the scaling piles");
   app.add_option("--scale-time", scale_time, "simulated seconds of each scaling pile (the second half is timed)");
@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
   for (const std::string& name : wanted) {
     const std::vector<EngineEntry> known = all_engines();
     if (std::none_of(known.begin(), known.end(), [&](const EngineEntry& e) { return e.name == name; })) {
-      std::cerr << "unknown engine '" << name << "' (pegsim, bullet, mujoco, ode)\n";
+      std::cerr << "unknown engine '" << name << "' (pegsim, pegsim-nd4, bullet, mujoco, ode)\n";
       return 2;
     }
   }

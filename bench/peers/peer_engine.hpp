@@ -47,6 +47,7 @@ class PeerEngine {
 };
 
 std::unique_ptr<PeerEngine> make_pegsim_engine();
+std::unique_ptr<PeerEngine> make_pegsim_pyramid_engine();  // 4 friction directions, the peers' cone
 #ifdef PEGSIM_PEERS_HAVE_BULLET
 std::unique_ptr<PeerEngine> make_bullet_engine();
 #endif

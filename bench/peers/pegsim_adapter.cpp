@@ -4,6 +4,13 @@
 // World with the PEG contact model, eps from thesis eq. 5.1 (eps: auto, as the
 // shipped stack scenes) and pegsim's default solver (Lemke). contacts() is the
 // narrowphase's feature pairs of the step (StepReport::contacts_found).
+//
+// Two entries: `pegsim` with its default linearised cone (7 friction
+// directions, Model::Options::friction_directions), and `pegsim-nd4` with 4,
+// the cone every peer here uses: Bullet's two friction rows per point, each
+// signed (a 4-sided pyramid), MuJoCo's default pyramidal cone of condim 3
+// (4 edges), ODE's dContactApprox1 with two directions. The same physics
+// otherwise; the time bars are printed for both.
 #include "geometry/polyhedron.hpp"
 #include "peer_engine.hpp"
 #include "sim/world.hpp"
@@ -15,7 +22,11 @@ namespace {
 
 class PegsimEngine final : public PeerEngine {
  public:
-  std::string name() const override { return "pegsim"; }
+  // friction_directions 0: pegsim's default
+  explicit PegsimEngine(int friction_directions) : friction_directions_(friction_directions) {}
+  std::string name() const override {
+    return friction_directions_ > 0 ? "pegsim-nd" + std::to_string(friction_directions_) : "pegsim";
+  }
   std::string unsupported(const BenchScene& scene) const override {
     for (const BenchBody& b : scene.bodies)
       if (!b.is_box()) return "bodies other than boxes (this adapter builds boxes; pegsim compare runs pegsim on the scene file)";
@@ -30,6 +41,7 @@ class PegsimEngine final : public PeerEngine {
     model.options.eps_auto = true;
     model.options.model = ContactModelKind::Peg;
     model.options.gravity = scene.gravity;
+    if (friction_directions_ > 0) model.options.friction_directions = friction_directions_;
     const MaterialId material = model.add_material("box");
     model.set_friction(material, material, scene.mu);
 
@@ -98,6 +110,7 @@ class PegsimEngine final : public PeerEngine {
   int contacts() const override { return world_->last_report().contacts_found; }
 
  private:
+  int friction_directions_ = 0;
   std::optional<World> world_;
   std::vector<int> dynamic_;  // body index of each dynamic box
   long failures_ = 0, escalations_ = 0;
@@ -105,6 +118,7 @@ class PegsimEngine final : public PeerEngine {
 
 }  // namespace
 
-std::unique_ptr<PeerEngine> make_pegsim_engine() { return std::make_unique<PegsimEngine>(); }
+std::unique_ptr<PeerEngine> make_pegsim_engine() { return std::make_unique<PegsimEngine>(0); }
+std::unique_ptr<PeerEngine> make_pegsim_pyramid_engine() { return std::make_unique<PegsimEngine>(4); }
 
 }  // namespace pegsim::bench

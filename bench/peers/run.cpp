@@ -12,6 +12,7 @@ namespace pegsim::bench {
 std::vector<EngineEntry> all_engines() {
   std::vector<EngineEntry> engines;
   engines.push_back({"pegsim", "pegsim", &make_pegsim_engine});
+  engines.push_back({"pegsim-nd4", "pegsim", &make_pegsim_pyramid_engine});
   EngineEntry bullet{"bullet", "Bullet (libbullet-dev)", {}};
   EngineEntry mujoco{"mujoco", "MuJoCo (libmujoco-dev)", {}};
   EngineEntry ode{"ode", "ODE (libode-dev)", {}};

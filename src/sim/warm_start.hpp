@@ -14,9 +14,10 @@
 //
 // Storage: two flat arrays (this step's, last step's) sorted by name, reused
 // from step to step: no allocation once they have grown to the run's largest
-// contact set. Lookups are binary searches. No order depends on an address or
-// a hash: ties (one feature pair found twice) keep the later one, as a map's
-// overwrite would.
+// contact set. Lookups are binary searches, one per contact and one within its
+// entries; a step whose names come in last step's sequence reuses its sort.
+// No order depends on an address or a hash: ties (one feature pair found
+// twice) keep the later one, as a map's overwrite would.
 #pragma once
 
 #include "contact/constraint_set.hpp"
@@ -24,6 +25,7 @@
 
 #include <compare>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace pegsim {
@@ -48,25 +50,37 @@ class WarmStartCache {
   std::size_t size() const { return previous_.size(); }
 
  private:
+  // A variable's name packed into three words, compared as one 192-bit
+  // number (a lexicographic compare of nine fields cost a tenth of a resting
+  // stack's step): the contact's bodies; its features; its parts, kind,
+  // and then the variable's role and ordinal in the lowest 24 bits, so that
+  // one contact's variables are neighbours in the sorted order.
   struct Name {
-    std::uint32_t body_a, body_b;
-    int feature_a, feature_b;
-    std::uint16_t part_a, part_b;
-    std::uint8_t kind, role;
-    int ordinal;
+    std::uint64_t bodies = 0, features = 0, rest = 0;
     friend auto operator<=>(const Name&, const Name&) = default;
+    std::uint64_t contact_bits() const { return rest >> 24; }  // parts and kind
+    bool same_contact(const Name& o) const {
+      return bodies == o.bodies && features == o.features && contact_bits() == o.contact_bits();
+    }
+    bool named() const { return ((rest >> 24) & 0xff) != kUnnamed; }
+    static constexpr std::uint64_t kUnnamed = 0xff;  // the kind byte of a variable never guessed
   };
   struct Entry {
     Name name;
-    std::uint32_t order;  // insertion order: the later of two equal names wins
     double impulse;
   };
   // names of every variable of `problem`, in variable order, into names_
   void name_variables(const ConstraintSet& set, const StepProblem& problem);
+  // last step's impulse of this name, 0 when it had none; `from` and `to`
+  // bracket the entries of the name's contact found last (kept between calls)
+  double find(const Name& name, std::size_t& from, std::size_t& to) const;
 
   std::vector<Entry> previous_, next_;
+  std::vector<Name> last_names_;       // the names end_step last sorted, in the order remembered
+  std::vector<std::uint32_t> sorted_;  // the order that sorts them
   std::vector<Name> names_;
   std::vector<int> ordinal_;  // per (contact, role) while naming
+  std::vector<std::pair<std::size_t, std::size_t>> brackets_;  // per contact while guessing
 };
 
 }  // namespace pegsim

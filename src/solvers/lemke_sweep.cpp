@@ -61,7 +61,15 @@ void BlockSweeper<Matrix>::assign(const Matrix& A) {
     }
     starts_.push_back(static_cast<int>(rows_.size()));
   }
+  // room for every block's A_bb up front: which blocks a solve visits changes
+  // from step to step, their total does not while the contact set stays
+  std::size_t room = 0;
+  for (std::size_t b = 0; b + 1 < starts_.size(); ++b) {
+    const auto k = static_cast<std::size_t>(starts_[b + 1] - starts_[b]);
+    room += k * k;
+  }
   stored_.clear();
+  stored_.reserve(room);
   stored_at_.assign(starts_.size() - 1, -1);
 }
 

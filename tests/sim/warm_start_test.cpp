@@ -52,6 +52,34 @@ TEST(WarmStart, EveryVariableComesBackByItsContactsName) {
   EXPECT_EQ(guess, VecX::Zero(w.last_problems()[0].lcp.size()));
 }
 
+// A steady step remembers its names in last step's sequence, and end_step
+// then reuses last step's sort instead of sorting again: the guesses must be
+// this step's impulses all the same, and of a name remembered twice in a step
+// (two islands naming one feature pair) the later one, as a fresh sort keeps.
+TEST(WarmStart, AStepInLastStepsSequenceGuessesItsOwnImpulses) {
+  World w = test::load_world("box-stack-3d-offset");
+  w.set_contact_model(ContactModelKind::Peg);
+  for (int i = 0; i < 300; ++i) w.step();
+  const StepProblem& p = w.last_problems().front();
+  const ConstraintSet& set = w.last_island_constraints(0);
+  const int n = p.lcp.size();
+  ASSERT_GT(n, 0);
+  WarmStartCache cache;
+  VecX guess;
+  for (int step = 0; step < 3; ++step) {  // the first sorts, the next two reuse its order
+    const VecX z = VecX::LinSpaced(n, 1.0 + step, n + step);
+    const VecX later = VecX::LinSpaced(n, 100.0 + step, 100.0 + n + step);
+    cache.begin_step();
+    cache.guess(set, p, guess);
+    cache.remember(z);
+    cache.guess(set, p, guess);  // the same names again: the later impulses win
+    cache.remember(later);
+    cache.end_step();
+    cache.guess(set, p, guess);
+    EXPECT_EQ(guess, later) << "step " << step;
+  }
+}
+
 // The warm start only changes where the solver starts: a world with it and a
 // world whose every step starts cold (a fresh world from the same state) give
 // certified steps whose velocities agree within the solver's certificate.
