@@ -52,18 +52,11 @@ void ConvexImpulseStepper::configure(const Model& model) {
 // approaching or resting at v_k; it is a frictionless contact of the island
 // (mu = 0: phase 2 leaves it no tangential impulse).
 void ConvexImpulseStepper::tree_terms(const Model& model, const State& state) {
-  tree_ends_.clear();
-  terms_.limits.clear();
-  if (model.trees.empty()) return;
-  trees_.free_velocities(model, state, inverse_mass_, free_velocity_);
-  trees_.fill_terms(model, terms_);
+  trees_.begin(model, state, inverse_mass_, free_velocity_);
   const double touch = model.options.drumwright_shell.touch;
-  std::erase_if(terms_.limits, [&](const TreeTerms::Limit& l) {
+  std::erase_if(trees_.terms.limits, [&](const TreeTerms::Limit& l) {
     return l.gap > touch || formulation_detail::row_velocity(l.row, start_velocity_) > 0.0;
   });
-  tree_start_.resize(model.trees.size());
-  for (std::size_t t = 0; t < model.trees.size(); ++t) tree_start_[t] = state.trees[t].v;
-  append_tree_link_pairs(model, tree_ends_);
 }
 
 // Step 3 and 4 for the trees: a = M(q_k)^-1 (tau + J' f_links - C(q_k, v+) - D v+),
@@ -74,7 +67,7 @@ void ConvexImpulseStepper::integrate_trees(const Model& model, State& state) con
     const articulated::ArticulatedTree& tree = model.trees[t].tree;
     TreeState& ts = state.trees[t];
     const VecX& v_plus = tree_post_[t];
-    VecX tau = trees_.applied_forces(model, state, t);
+    VecX tau = trees_.stepping.applied_forces(model, state, t);
     for (const articulated::Link& l : tree.links())
       if (l.nv() == 1) tau(l.v_index) -= l.damping * v_plus(l.v_index);
     const VecX a = articulated::forward_dynamics_cholesky(tree, ts.q, v_plus, tau, model.options.gravity);
@@ -103,7 +96,7 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
     contact_model_->build(model, state, finder_.contacts(), constraints_);
     report.contacts_found = static_cast<int>(finder_.contacts().size());
     report.constraints = constraints_.counts();
-    if (model.options.contact_drift_correction) drift_.measure(model, state, inverse_mass_, model.trees.empty() ? nullptr : &terms_, constraints_);
+    if (model.options.contact_drift_correction) drift_.measure(model, state, inverse_mass_, model.trees.empty() ? nullptr : &trees_.terms, constraints_);
     for (const ConstrainedContact& c : constraints_.contacts) {
       normal_rows.push_back(formulation_detail::contact_row(c.contact, c.contact.normal, model, state));
       const bool touching = c.contact.gap <= ds.touch;  // touching or overlapping
@@ -123,27 +116,27 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
         global.push_back(static_cast<int>(c));
       }
     islands_.clear();
-    if (!active_.contacts.empty() || !terms_.limits.empty())
-      find_islands(active_, finder_.is_static(), islands_, tree_ends_);
-    drop_empty_islands(islands_, terms_);
+    if (!active_.contacts.empty() || !trees_.terms.limits.empty())
+      find_islands(active_, finder_.is_static(), islands_, trees_.ends);
+    drop_empty_islands(islands_, trees_.terms);
     const std::size_t n_islands = islands_.size();
     spaces_.resize(n_islands);
     pre_.resize(n_islands);
     post_.resize(n_islands);
     results_.resize(n_islands);
     velocity_ = start_velocity_;
-    tree_post_ = tree_start_;
+    tree_post_ = trees_.velocity;
     for (std::size_t i = 0; i < n_islands; ++i) {
       const ConstraintSet& set = island_set(active_, islands_, i, island_scratch_);
       ContactSpace& space = spaces_[i];
       build_contact_space(model, state, inverse_mass_, islands_[i].bodies, set, space,
-                          model.trees.empty() ? nullptr : &terms_);
+                          model.trees.empty() ? nullptr : &trees_.terms);
       const MatX G = stacked_jacobian(space);
       const MatX MGt = space.inverse_mass * G.transpose();
       ConvexImpulseInput in;
       in.A = G * MGt;
       in.A = 0.5 * (in.A + in.A.transpose());
-      pre_[i] = space.gather(start_velocity_, tree_start_);
+      pre_[i] = space.gather(start_velocity_, trees_.velocity);
       in.b = G * pre_[i];
       add_drift_target(space, in.b);
       in.mu = space.mu;
@@ -216,14 +209,14 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
                                                         model.options.gyroscopic));
     }
     if (model.options.contact_drift_correction) {  // anchors at the start poses, with v+
-      trees_.start_link_velocities(model, tree_post_, velocity_);
+      trees_.stepping.start_link_velocities(model, tree_post_, velocity_);
       drift_.remember(model, state, constraints_, velocity_);
     }
     if (!model.trees.empty()) integrate_trees(model, state);  // before finish_step clears the links' applied forces
     finish_step(model, velocity_, state, report);
     if (!model.trees.empty()) sync_tree_bodies(model, state);  // the links' poses integrated there, replaced by q's
     for (std::size_t b = 0; b < model.bodies.size(); ++b) {
-      if (model.bodies[b].is_static || (!terms_.tree_of.empty() && terms_.tree_of[b] >= 0)) continue;
+      if (model.bodies[b].is_static || (!trees_.terms.tree_of.empty() && trees_.terms.tree_of[b] >= 0)) continue;
       state.bodies[b].linear_velocity += dv[b].head<3>();
       state.bodies[b].angular_velocity += dv[b].tail<3>();
     }

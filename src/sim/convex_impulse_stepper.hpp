@@ -33,6 +33,7 @@
 #include "dynamics/convex_impulse.hpp"
 #include "sim/contact_drift.hpp"
 #include "sim/contact_finder.hpp"
+#include "sim/drumwright_shell_step.hpp"
 #include "sim/islands.hpp"
 #include "sim/stepper.hpp"
 #include "sim/tree_stepping.hpp"
@@ -66,11 +67,8 @@ class ConvexImpulseStepper final : public Stepper {
   std::vector<ConvexImpulseResult> results_;
   std::vector<InverseMass> inverse_mass_;
   std::vector<Vec6> start_velocity_, free_velocity_, velocity_;
-  // kinematic trees: their terms, v_k and v+ per tree, their links as one island
-  TreeStepping trees_;
-  TreeTerms terms_;
-  std::vector<VecX> tree_start_, tree_post_;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> tree_ends_;
+  TreeStart trees_;              // kinematic trees (v_k: trees_.velocity)
+  std::vector<VecX> tree_post_;  // per tree v+
   void tree_terms(const Model& model, const State& state);
   void integrate_trees(const Model& model, State& state) const;
 };

@@ -30,6 +30,22 @@ void check_scope(const Model& model, std::string_view stepper, bool trees) {
     throw std::invalid_argument(who + " has no position correction: set position_correction: false");
 }
 
+void TreeStart::begin(const Model& model, const State& state, std::vector<InverseMass>& inverse_mass,
+                      std::vector<Vec6>& free_velocity) {
+  ends.clear();
+  terms.limits.clear();
+  if (model.trees.empty()) return;
+  stepping.free_velocities(model, state, inverse_mass, free_velocity);
+  stepping.fill_terms(model, terms);
+  velocity.resize(model.trees.size());
+  free.resize(model.trees.size());
+  for (std::size_t t = 0; t < model.trees.size(); ++t) {
+    velocity[t] = state.trees[t].v;
+    free[t] = stepping.free_velocity(t);
+  }
+  append_tree_link_pairs(model, ends);
+}
+
 const ConstraintSet& island_set(const ConstraintSet& all, const std::vector<Island>& islands, std::size_t i,
                                 ConstraintSet& scratch) {
   if (islands.size() == 1) return all;

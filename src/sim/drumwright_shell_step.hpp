@@ -25,7 +25,9 @@
 #include "sim/step_report.hpp"
 #include "sim/tree_stepping.hpp"
 
+#include <cstdint>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace pegsim {
@@ -48,6 +50,21 @@ StepProblem normal_rows_problem(LcpProblem lcp);
 // Drops the islands that have nothing to solve: no contact and no joint limit
 // of `trees` (a tree alone, its links joined by append_tree_link_pairs).
 void drop_empty_islands(std::vector<Island>& islands, const TreeTerms& trees);
+
+// The kinematic trees at a step's (or an RK4 stage's) start, as these
+// steppers take them in joint space: links follow q, v; the link bodies get a
+// zero inverse_mass, and their entries of free_velocity are J_i v*; the terms
+// for the contact spaces (joint limits included); per tree v and v*; the link
+// pairs that make each tree one island (its links' rows couple through M^-1).
+struct TreeStart {
+  TreeStepping stepping;
+  TreeTerms terms;
+  std::vector<VecX> velocity, free;                           // per tree: v, v*
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> ends;  // append_tree_link_pairs
+  // Fills all of the above from `state` (nothing, and no terms, without trees).
+  void begin(const Model& model, const State& state, std::vector<InverseMass>& inverse_mass,
+             std::vector<Vec6>& free_velocity);
+};
 
 // Forces and torques cleared, NaN check, time and step advanced (the report's
 // time too): the end of a step whose poses and velocities are set.

@@ -18,7 +18,7 @@ void NormalLcpStepper::configure(const Model& model) {
   if (law_ != TangentialLaw::NoSlip && model.options.contact_drift_correction)
     throw std::invalid_argument("stepper viscous has no sticking contact whose drift to correct: set "
                                 "contact_drift_correction: false");
-  trees_.forget_sync();
+  trees_.stepping.forget_sync();
   drift_.clear();
   SolverChain chain;
   chain.configure(model.options);
@@ -29,31 +29,12 @@ void NormalLcpStepper::configure(const Model& model) {
 
 void NormalLcpStepper::build(const Model& model, const ContactSpace& space, double gap_floor, NormalLcp& out) const {
   const DrumwrightShellOptions& d = model.options.drumwright_shell;
-  const VecX v_free = space.gather(free_velocity_, tree_free_);
+  const VecX v_free = space.gather(free_velocity_, trees_.free);
   if (law_ == TangentialLaw::NoSlip)
     build_no_slip_lcp(space, v_free, model.options.h, d.touch, gap_floor, out, released_);
   else
-    build_viscous_lcp(space, space.gather(start_velocity_, tree_start_), v_free, model.options.h,
+    build_viscous_lcp(space, space.gather(start_velocity_, trees_.velocity), v_free, model.options.h,
                       ViscousLaw{d.viscous, d.touch, d.viscous_implicit}, gap_floor, out);
-}
-
-// Trees: links follow q, v; the trees' free velocities (link bodies get a
-// zero inverse mass and J_i v*), their terms for the contact spaces, and one
-// island per tree (its links' rows couple through M^-1), also one without
-// contacts whose joint limits are active.
-void NormalLcpStepper::tree_terms(const Model& model, State& state) {
-  tree_ends_.clear();
-  terms_.limits.clear();
-  if (model.trees.empty()) return;
-  trees_.free_velocities(model, state, inverse_mass_, free_velocity_);
-  trees_.fill_terms(model, terms_);
-  tree_start_.resize(model.trees.size());
-  tree_free_.resize(model.trees.size());
-  for (std::size_t t = 0; t < model.trees.size(); ++t) {
-    tree_start_[t] = state.trees[t].v;
-    tree_free_[t] = trees_.free_velocity(t);
-  }
-  append_tree_link_pairs(model, tree_ends_);
 }
 
 // One island's LCP built and solved by the chain, with the recovery for
@@ -99,10 +80,10 @@ SolverResult NormalLcpStepper::solve_island(const Model& model, const ContactSpa
 void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& needs, StepReport& report) {
   {
     StageTimer timer(report.profile, Stage::FreeVelocity);
-    if (!model.trees.empty()) trees_.sync_if_moved(model, state);  // links follow q, v even if a caller moved them
+    if (!model.trees.empty()) trees_.stepping.sync_if_moved(model, state);  // links follow q, v even if a caller moved them
     body_velocities(model, state, false, inverse_mass_, start_velocity_);
     body_velocities(model, state, true, inverse_mass_, free_velocity_);
-    tree_terms(model, state);
+    trees_.begin(model, state, inverse_mass_, free_velocity_);
   }
   finder_.find(model, state, free_velocity_, report.profile);
   report.short_contact_distance = finder_.short_contact_distance();
@@ -111,15 +92,15 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
     contact_model_->build(model, state, finder_.contacts(), constraints_);
     report.contacts_found = static_cast<int>(finder_.contacts().size());
     report.constraints = constraints_.counts();
-    if (model.options.contact_drift_correction) drift_.measure(model, state, inverse_mass_, model.trees.empty() ? nullptr : &terms_, constraints_);
+    if (model.options.contact_drift_correction) drift_.measure(model, state, inverse_mass_, model.trees.empty() ? nullptr : &trees_.terms, constraints_);
   }
   velocity_ = free_velocity_;
   report.solved_by.assign(chain_.size(), 0);
   islands_.clear();
-  if (!constraints_.contacts.empty() || !terms_.limits.empty())
-    find_islands(constraints_, finder_.is_static(), islands_, tree_ends_);
-  drop_empty_islands(islands_, terms_);
-  tree_post_ = tree_free_;
+  if (!constraints_.contacts.empty() || !trees_.terms.limits.empty())
+    find_islands(constraints_, finder_.is_static(), islands_, trees_.ends);
+  drop_empty_islands(islands_, trees_.terms);
+  tree_post_ = trees_.free;
   const std::size_t n_islands = islands_.size();
   spaces_.resize(n_islands);
   problems_.resize(n_islands);
@@ -145,7 +126,7 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
     {
       StageTimer timer(report.profile, Stage::Formulation);
       build_contact_space(model, state, inverse_mass_, islands_[i].bodies, set, space,
-                          model.trees.empty() ? nullptr : &terms_);
+                          model.trees.empty() ? nullptr : &trees_.terms);
     }
     VecX& z = impulses_[i];
     IslandReport& ir = report.islands[i];
@@ -164,7 +145,7 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
         }
       if (!released) break;
     }
-    const VecX free = space.gather(free_velocity_, tree_free_);
+    const VecX free = space.gather(free_velocity_, trees_.free);
     {
       StageTimer timer(report.profile, Stage::Integration);
       post_velocities_[i] = lcp.velocities(z);
@@ -179,7 +160,7 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
       }
     }
     report.viscous_overshoots += lcp.viscous_overshoots;
-    bound_.apply(model, state, space, set, inverse_mass_, free, trees_, lcp, z, post_velocities_[i], result, ir,
+    bound_.apply(model, state, space, set, inverse_mass_, free, trees_.stepping, lcp, z, post_velocities_[i], result, ir,
                  report);
     add_island_to_report(i, ir, result, report);
     const int n = lcp.lcp.size();
@@ -195,12 +176,12 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
   }
   {
     StageTimer timer(report.profile, Stage::Integration);
-    for (std::size_t t = 0; t < model.trees.size(); ++t) trees_.set_velocity(t, tree_post_[t]);
+    for (std::size_t t = 0; t < model.trees.size(); ++t) trees_.stepping.set_velocity(t, tree_post_[t]);
     if (model.options.contact_drift_correction) {  // anchors at the start poses, with v+
-      trees_.start_link_velocities(model, tree_post_, velocity_);
+      trees_.stepping.start_link_velocities(model, tree_post_, velocity_);
       drift_.remember(model, state, constraints_, velocity_);
     }
-    finish_step(model, velocity_, state, report, &trees_);
+    finish_step(model, velocity_, state, report, &trees_.stepping);
   }
   if (!needs.penetration) return;
   StageTimer timer(report.profile, Stage::Penetration);

@@ -48,6 +48,7 @@
 #include "dynamics/normal_lcp.hpp"
 #include "sim/contact_drift.hpp"
 #include "sim/contact_finder.hpp"
+#include "sim/drumwright_shell_step.hpp"
 #include "sim/islands.hpp"
 #include "sim/normal_impulse_bound.hpp"
 #include "sim/solver_chain.hpp"
@@ -84,7 +85,6 @@ class NormalLcpStepper final : public Stepper {
   void build(const Model& model, const ContactSpace& space, double gap_floor, NormalLcp& out) const;
   SolverResult solve_island(const Model& model, const ContactSpace& space, const ConstraintSet& set,
                             const Island& island, StepReport& report, NormalLcp& lcp, VecX& z, IslandReport& ir);
-  void tree_terms(const Model& model, State& state);
 
   TangentialLaw law_;
   ContactFinder finder_;
@@ -100,11 +100,8 @@ class NormalLcpStepper final : public Stepper {
   std::vector<Vec6> start_velocity_, free_velocity_, velocity_;
   std::vector<char> released_;  // R1: per row of the island being solved
   ContactDrift drift_;           // SimOptions::contact_drift_correction
-  // kinematic trees (contact in joint space): per tree v, v*, v+; their terms; their links as one island
-  TreeStepping trees_;
-  TreeTerms terms_;
-  std::vector<VecX> tree_start_, tree_free_, tree_post_;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> tree_ends_;
+  TreeStart trees_;                // kinematic trees (contact in joint space)
+  std::vector<VecX> tree_post_;    // per tree v+
 };
 
 }  // namespace pegsim

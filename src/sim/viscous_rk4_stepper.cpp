@@ -55,7 +55,7 @@ void ViscousRk4Stepper::configure(const Model& model) {
   chain.configure(model.options);
   contact_model_ = make_one_row_contact_model(model.options.model, model.options.dimension);
   chain_ = std::move(chain);
-  trees_.forget_sync();
+  trees_.stepping.forget_sync();
   bound_.configure(model);
 }
 
@@ -64,19 +64,7 @@ void ViscousRk4Stepper::prepare(const Model& model, const State& s, bool find, S
     StageTimer timer(report.profile, Stage::FreeVelocity);
     body_velocities(model, s, false, inverse_mass_, velocity_);
     body_velocities(model, s, true, inverse_mass_, free_velocity_);
-    tree_ends_.clear();
-    terms_.limits.clear();
-    if (!model.trees.empty()) {
-      trees_.free_velocities(model, s, inverse_mass_, free_velocity_);
-      trees_.fill_terms(model, terms_);
-      tree_velocity_.resize(model.trees.size());
-      tree_free_.resize(model.trees.size());
-      for (std::size_t t = 0; t < model.trees.size(); ++t) {
-        tree_velocity_[t] = s.trees[t].v;
-        tree_free_[t] = trees_.free_velocity(t);
-      }
-      append_tree_link_pairs(model, tree_ends_);
-    }
+    trees_.begin(model, s, inverse_mass_, free_velocity_);
   }
   if (find) {
     finder_.find(model, s, free_velocity_, report.profile);
@@ -84,9 +72,9 @@ void ViscousRk4Stepper::prepare(const Model& model, const State& s, bool find, S
     contact_model_->build(model, s, finder_.contacts(), constraints_);
   }
   islands_.clear();
-  if (!constraints_.contacts.empty() || !terms_.limits.empty())
-    find_islands(constraints_, finder_.is_static(), islands_, tree_ends_);
-  drop_empty_islands(islands_, terms_);
+  if (!constraints_.contacts.empty() || !trees_.terms.limits.empty())
+    find_islands(constraints_, finder_.is_static(), islands_, trees_.ends);
+  drop_empty_islands(islands_, trees_.terms);
 }
 
 SolverResult ViscousRk4Stepper::solve(const ConstraintSet& set, LcpProblem lcp, VecX& z, IslandReport& ir,
@@ -122,8 +110,8 @@ void ViscousRk4Stepper::impacts(const Model& model, State& s, StepReport& report
     {
       StageTimer timer(report.profile, Stage::Formulation);
       build_contact_space(model, s, inverse_mass_, islands_[i].bodies, set, space_,
-                          model.trees.empty() ? nullptr : &terms_);
-      v = space_.gather(velocity_, tree_velocity_);
+                          model.trees.empty() ? nullptr : &trees_.terms);
+      v = space_.gather(velocity_, trees_.velocity);
       build_viscous_lcp(space_, v, v, h, ViscousLaw{0.0, touch, false}, -std::numeric_limits<double>::infinity(),
                         lcp_);
     }
@@ -151,9 +139,9 @@ void ViscousRk4Stepper::impacts(const Model& model, State& s, StepReport& report
     }
     ir.bodies = islands_[i].bodies;
     VecX v_plus = lcp_.velocities(z);
-    bound_.apply(model, s, space_, set, inverse_mass_, v, trees_, lcp_, z, v_plus, result, ir, report);
+    bound_.apply(model, s, space_, set, inverse_mass_, v, trees_.stepping, lcp_, z, v_plus, result, ir, report);
     results_.push_back(result);
-    space_.scatter(v_plus, velocity_, &tree_velocity_);
+    space_.scatter(v_plus, velocity_, &trees_.velocity);
     for (std::size_t c = 0; c < islands_[i].contacts.size(); ++c)
       impact_normal_(islands_[i].contacts[c]) = z(static_cast<Eigen::Index>(c));
     moved = true;
@@ -164,7 +152,7 @@ void ViscousRk4Stepper::impacts(const Model& model, State& s, StepReport& report
     s.bodies[b].linear_velocity = velocity_[b].head<3>();
     s.bodies[b].angular_velocity = velocity_[b].tail<3>();
   }
-  for (std::size_t t = 0; t < model.trees.size(); ++t) s.trees[t].v = tree_velocity_[t];
+  for (std::size_t t = 0; t < model.trees.size(); ++t) s.trees[t].v = trees_.velocity[t];
   if (!model.trees.empty()) sync_tree_bodies(model, s);
 }
 
@@ -181,14 +169,14 @@ void ViscousRk4Stepper::accelerations(const Model& model, const State& s, int st
     const Quat dq = Quat(0.0, w.x(), w.y(), w.z()) * s.bodies[b].pose.orientation;
     out.orientation_rate[b] = 0.5 * dq.coeffs();
   }
-  out.tree_rate.resize(tree_velocity_.size());
-  for (std::size_t t = 0; t < tree_velocity_.size(); ++t)
-    out.tree_rate[t] = articulated::configuration_rate(model.trees[t].tree, s.trees[t].q, tree_velocity_[t]);
+  out.tree_rate.resize(trees_.velocity.size());
+  for (std::size_t t = 0; t < trees_.velocity.size(); ++t)
+    out.tree_rate[t] = articulated::configuration_rate(model.trees[t].tree, s.trees[t].q, trees_.velocity[t]);
   out.acceleration.resize(velocity_.size());
   for (std::size_t b = 0; b < velocity_.size(); ++b) out.acceleration[b] = (free_velocity_[b] - velocity_[b]) / h;
-  out.tree_acceleration.resize(tree_velocity_.size());
-  for (std::size_t t = 0; t < tree_velocity_.size(); ++t)
-    out.tree_acceleration[t] = (tree_free_[t] - tree_velocity_[t]) / h;
+  out.tree_acceleration.resize(trees_.velocity.size());
+  for (std::size_t t = 0; t < trees_.velocity.size(); ++t)
+    out.tree_acceleration[t] = (trees_.free[t] - trees_.velocity[t]) / h;
   if (stage == 0) {
     report.contacts.resize(constraints_.contacts.size());
     report.impulses.resize(constraints_.contacts.size());
@@ -199,9 +187,9 @@ void ViscousRk4Stepper::accelerations(const Model& model, const State& s, int st
     std::optional<StageTimer> formulation;  // the island's blocks and LCP, not its solve
     formulation.emplace(report.profile, Stage::Formulation);
     build_contact_space(model, s, inverse_mass_, islands_[i].bodies, set, space_,
-                        model.trees.empty() ? nullptr : &terms_);
-    const VecX v = space_.gather(velocity_, tree_velocity_);
-    build_viscous_lcp(space_, v, space_.gather(free_velocity_, tree_free_), h, ViscousLaw{d.viscous, d.touch, false},
+                        model.trees.empty() ? nullptr : &trees_.terms);
+    const VecX v = space_.gather(velocity_, trees_.velocity);
+    build_viscous_lcp(space_, v, space_.gather(free_velocity_, trees_.free), h, ViscousLaw{d.viscous, d.touch, false},
                       -std::numeric_limits<double>::infinity(), lcp_);
     const VecX free_acceleration = (lcp_.base_velocity - v) / h;  // M^-1 k
     const int n = space_.contacts();
@@ -258,7 +246,7 @@ void ViscousRk4Stepper::bound_forces(const Model& model, const State& s, const C
   proxy.tangent_impulse.setZero(n, 2);  // the viscous force is the free motion's here
   VecX z = h * f;
   VecX v_plus = proxy.base_velocity + lcp_.inverse_mass_nt * z;
-  bound_.apply(model, s, space_, set, inverse_mass_, proxy.base_velocity, trees_, proxy, z, v_plus, result, ir,
+  bound_.apply(model, s, space_, set, inverse_mass_, proxy.base_velocity, trees_.stepping, proxy, z, v_plus, result, ir,
                report);
   f = z / h;
 }

@@ -70,6 +70,7 @@
 #include "contact/contact_model.hpp"
 #include "dynamics/normal_lcp.hpp"
 #include "sim/contact_finder.hpp"
+#include "sim/drumwright_shell_step.hpp"
 #include "sim/gap_acceleration.hpp"
 #include "sim/islands.hpp"
 #include "sim/normal_impulse_bound.hpp"
@@ -120,10 +121,7 @@ class ViscousRk4Stepper final : public Stepper {
   std::vector<Island> islands_;
   std::vector<InverseMass> inverse_mass_;
   std::vector<Vec6> velocity_, free_velocity_;
-  TreeStepping trees_;
-  TreeTerms terms_;
-  std::vector<VecX> tree_velocity_, tree_free_;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> tree_ends_;
+  TreeStart trees_;  // kinematic trees at the stage's start (velocity: the stage's v)
   GapAcceleration gap_acceleration_;
   NormalImpulseBound bound_;  // the impacts' energy bound (SimOptions::energy_bound)
   ContactSpace space_;
