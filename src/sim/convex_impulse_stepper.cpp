@@ -96,7 +96,8 @@ void ConvexImpulseStepper::step(const Model& model, State& state, const StepNeed
     contact_model_->build(model, state, finder_.contacts(), constraints_);
     report.contacts_found = static_cast<int>(finder_.contacts().size());
     report.constraints = constraints_.counts();
-    if (model.options.contact_drift_correction) drift_.measure(model, state, inverse_mass_, model.trees.empty() ? nullptr : &trees_.terms, constraints_);
+    if (model.options.contact_drift_correction)
+      drift_.measure(model, state, inverse_mass_, model.trees.empty() ? nullptr : &trees_.terms, constraints_);
     for (const ConstrainedContact& c : constraints_.contacts) {
       normal_rows.push_back(formulation_detail::contact_row(c.contact, c.contact.normal, model, state));
       const bool touching = c.contact.gap <= ds.touch;  // touching or overlapping

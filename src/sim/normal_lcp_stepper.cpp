@@ -80,7 +80,8 @@ SolverResult NormalLcpStepper::solve_island(const Model& model, const ContactSpa
 void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& needs, StepReport& report) {
   {
     StageTimer timer(report.profile, Stage::FreeVelocity);
-    if (!model.trees.empty()) trees_.stepping.sync_if_moved(model, state);  // links follow q, v even if a caller moved them
+    // links follow q, v even if a caller moved them
+    if (!model.trees.empty()) trees_.stepping.sync_if_moved(model, state);
     body_velocities(model, state, false, inverse_mass_, start_velocity_);
     body_velocities(model, state, true, inverse_mass_, free_velocity_);
     trees_.begin(model, state, inverse_mass_, free_velocity_);
@@ -92,7 +93,8 @@ void NormalLcpStepper::step(const Model& model, State& state, const StepNeeds& n
     contact_model_->build(model, state, finder_.contacts(), constraints_);
     report.contacts_found = static_cast<int>(finder_.contacts().size());
     report.constraints = constraints_.counts();
-    if (model.options.contact_drift_correction) drift_.measure(model, state, inverse_mass_, model.trees.empty() ? nullptr : &trees_.terms, constraints_);
+    if (model.options.contact_drift_correction)
+      drift_.measure(model, state, inverse_mass_, model.trees.empty() ? nullptr : &trees_.terms, constraints_);
   }
   velocity_ = free_velocity_;
   report.solved_by.assign(chain_.size(), 0);
