@@ -86,19 +86,18 @@ void WarmStartCache::name_variables(const ConstraintSet& set, const StepProblem&
 }
 
 double WarmStartCache::find(const Name& name, std::size_t& from, std::size_t& to) const {
-  if (from >= to || !previous_[from].name.same_contact(name)) {  // another contact: bracket its entries
+  const auto before = [](const Entry& e, const Name& key) { return e.name < key; };
+  if (from == kUnsearched) {  // the first of its contact's names: bracket the contact's entries
     Name first = name;
     first.rest &= ~std::uint64_t{0xffffff};  // its role 0, ordinal 0
-    from = static_cast<std::size_t>(
-        std::lower_bound(previous_.begin(), previous_.end(), first,
-                         [](const Entry& e, const Name& key) { return e.name < key; }) -
-        previous_.begin());
+    from = static_cast<std::size_t>(std::lower_bound(previous_.begin(), previous_.end(), first, before) -
+                                    previous_.begin());
     to = from;
     while (to < previous_.size() && previous_[to].name.same_contact(name)) ++to;
   }
   const auto begin = previous_.begin() + static_cast<std::ptrdiff_t>(from);
   const auto end = previous_.begin() + static_cast<std::ptrdiff_t>(to);
-  const auto it = std::lower_bound(begin, end, name, [](const Entry& e, const Name& key) { return e.name < key; });
+  const auto it = std::lower_bound(begin, end, name, before);
   return it != end && it->name == name ? it->impulse : 0.0;
 }
 
@@ -108,8 +107,7 @@ void WarmStartCache::guess(const ConstraintSet& set, const StepProblem& problem,
   if (previous_.empty()) return;
   // per contact, the bracket of its entries, found on its first variable (a
   // contact's variables need not be neighbours in the problem's order)
-  brackets_.assign(set.contacts.size(), {0, 0});
-  std::size_t from = 0, to = 0;  // a variable of no contact: a joint's
+  brackets_.assign(set.contacts.size(), {kUnsearched, 0});
   for (int v = 0; v < z.size(); ++v) {
     const Name& name = names_[static_cast<std::size_t>(v)];
     if (!name.named()) continue;
@@ -117,7 +115,8 @@ void WarmStartCache::guess(const ConstraintSet& set, const StepProblem& problem,
     if (c >= 0) {
       auto& [first, end] = brackets_[static_cast<std::size_t>(c)];
       z(v) = find(name, first, end);
-    } else {
+    } else {  // a joint's variable: searched on its own
+      std::size_t from = kUnsearched, to = 0;
       z(v) = find(name, from, to);
     }
   }

@@ -72,7 +72,10 @@ class WarmStartCache {
   // names of every variable of `problem`, in variable order, into names_
   void name_variables(const ConstraintSet& set, const StepProblem& problem);
   // last step's impulse of this name, 0 when it had none; `from` and `to`
-  // bracket the entries of the name's contact found last (kept between calls)
+  // bracket the entries of the name's contact, searched when from ==
+  // kUnsearched and kept by the caller for the contact's other names (an
+  // empty bracket too: a new contact is searched once, not per variable)
+  static constexpr std::size_t kUnsearched = static_cast<std::size_t>(-1);
   double find(const Name& name, std::size_t& from, std::size_t& to) const;
 
   std::vector<Entry> previous_, next_;
