@@ -159,7 +159,7 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
   structure.rows.assign(n, JacobianRow{});
   structure.coupling.clear();
   structure.dense_only = false;
-  out.measure_extra.clear();
+  structure.measures.clear();
   out.friction_direction.assign(n, Vec3::Zero());
   LcpProblem& lcp = out.lcp;
   if (in.matrix) lcp.A.setZero(n, n);
@@ -237,8 +237,7 @@ void apply_impulses(const StepProblem& problem, const VecX& z, const std::vector
 
 // See the header. The slot table is the thread's, sized to the scene once and
 // cleared entry by entry, so numbering costs the island's rows and bodies.
-void number_island_bodies(LcpStructure& structure, const std::vector<InverseMass>& inverse_mass, std::size_t first_row,
-                          std::vector<JacobianRow>* extra) {
+void number_island_bodies(LcpStructure& structure, const std::vector<InverseMass>& inverse_mass, std::size_t first_row) {
   thread_local std::vector<std::uint32_t> slot;  // scene body -> its number, kNoBody when it has none
   if (slot.size() < inverse_mass.size()) slot.resize(inverse_mass.size(), kNoBody);
   std::vector<std::uint32_t>& scene = structure.scene_body;
@@ -261,11 +260,10 @@ void number_island_bodies(LcpStructure& structure, const std::vector<InverseMass
     number(structure.rows[v].body_a);
     number(structure.rows[v].body_b);
   }
-  if (extra)
-    for (JacobianRow& r : *extra) {
-      number(r.body_a);
-      number(r.body_b);
-    }
+  for (std::size_t v = first_row; v < structure.measures.size(); ++v) {
+    number(structure.measures[v].body_a);
+    number(structure.measures[v].body_b);
+  }
   for (std::uint32_t b : scene) slot[b] = kNoBody;
 }
 

@@ -47,11 +47,6 @@ struct StepProblem {
   // per LCP variable: the model joint it belongs to and its index among that
   // joint's variables (-1: a contact variable; joints/joint_problem.hpp)
   std::vector<int> var_joint, var_joint_row;
-  // per LCP variable: what its row measures beyond its own Jacobian row (PEG's
-  // I- and X-constraint rows measure R = G + extra, eqs. 4.41-4.51); empty
-  // when every row measures its own Jacobian (R = G). The articulated trees'
-  // terms of A (sim/tree_stepping.hpp) read it.
-  std::vector<JacobianRow> measure_extra;
   std::vector<Vec3> friction_direction;  // per LCP variable; zero for non-friction rows
   int friction_directions = 0;           // n_d used for each frictional contact
 };
@@ -64,8 +59,8 @@ struct FormulationInput {
   double h = 0.0;
   // Assemble the dense LcpProblem::A (false: the structure only, for solvers
   // that work on it; assemble_matrix() in solvers/lcp.hpp builds A later if a
-  // fallback needs it). PEG's rows (eqs. 4.41-4.51) likewise: their C holds
-  // the (R - G)' M^-1 G terms of the slack and secondary rows.
+  // fallback needs it). PEG's rows (eqs. 4.41-4.51) likewise: what their
+  // slack and secondary rows measure is LcpStructure::measures.
   bool matrix = true;
   // Add kinematic bodies' surface velocities (JacobianRow::prescribed) to b;
   // false for a position projection, whose b is gaps only.
@@ -86,11 +81,11 @@ void build_problem(FormulationKind kind, const FormulationInput& in, const Const
 // first name them, fills LcpStructure::inverse_mass for those k from the
 // scene's per-body inverse masses and records their scene indices
 // (LcpStructure::scene_body). Called by build_problem, and again for rows added after it (joint_problem.cpp,
-// tree_stepping.cpp) from `first_row` on, extending the numbering; `extra`
-// rows (StepProblem::measure_extra) are numbered with them. Before it, rows
+// tree_stepping.cpp) from `first_row` on, extending the numbering; the rows'
+// measures (LcpStructure::measures) are numbered after them. Before it, rows
 // name scene bodies. Costs the island's rows and bodies, not the scene's.
 void number_island_bodies(LcpStructure& structure, const std::vector<InverseMass>& inverse_mass,
-                          std::size_t first_row = 0, std::vector<JacobianRow>* extra = nullptr);
+                          std::size_t first_row = 0);
 
 // The normal impulse on a ConstraintSet contact: the sum over its Normal
 // variables (0 for a contact with none, such as a PEG secondary sub-contact).

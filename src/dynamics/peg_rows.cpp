@@ -26,11 +26,14 @@
 //
 // Variables: [p_n | p_f | s | c, d], p_n in constraint order (U: 1, I: m,
 // X: 1), the slacks per constraint (its c's, then its d's), RowRole::PegSlack.
-// Matrix: A = G' M^-1 G + C with G the force Jacobians (none for s, c, d) and
-// C the E blocks, eq. 6.1's U, E, -E', and (R - G)' M^-1 G for the rows that
-// measure other sub-contacts than their own column pushes on (c, d, p_i for
-// i >= 2; R: what the row measures). A is neither symmetric nor copositive
-// (thesis 4.8): Lemke's method may end on a ray.
+// Matrix: A = G' M^-1 G + (R - G)' M^-1 G + C with G the force Jacobians
+// (none for s, c, d), R what each row measures (c, d and p_i for i >= 2
+// measure other sub-contacts than their own column pushes on; kept as
+// LcpStructure::measures, R - G on the constraint's pair of bodies, not
+// expanded: the resting pyramid's 720 rows held 18,000 such entries of C,
+// whose building and reading were over half of its step) and C the E blocks
+// and eq. 6.1's U, E, -E'. A is neither symmetric nor copositive (thesis 4.8):
+// Lemke's method may end on a ray.
 //
 // Decision F2 (which sub-contact of an X-constraint carries its force): the
 // one whose gap is predicted largest at the end of the step,
@@ -79,11 +82,6 @@ JacobianRow difference(const JacobianRow& x, const JacobianRow& y) {
   return r;
 }
 
-// What a row measures beyond its own column's Jacobian, and its gap terms.
-struct RowTerms {
-  JacobianRow extra;  // R - G
-  double gap = 0.0;   // psi / h terms
-};
 
 // C's entries as they are written; finish() sums each (row, column)'s in that
 // order and leaves the sums, zeros dropped, in row-major order: the same
@@ -188,8 +186,11 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
   lcp.role.assign(n, RowRole::Normal);
   lcp.contact_of.assign(n, -1);
   lcp.layout.clear(n);
-  thread_local std::vector<RowTerms> terms;
-  terms.assign(static_cast<std::size_t>(n), RowTerms{});
+  // per row: what it measures beyond its own column's Jacobian (R - G) and its psi / h terms
+  std::vector<JacobianRow>& extra = structure.measures;
+  extra.assign(static_cast<std::size_t>(n), JacobianRow{});
+  thread_local std::vector<double> gap;
+  gap.assign(static_cast<std::size_t>(n), 0.0);
   // the C of A = G'M^-1G + C while assembling: its entries in the order they
   // are written, summed per (row, column) at the end (CouplingBuilder below)
   thread_local CouplingBuilder C;  // its storage kept from step to step (issue 11: no allocation in a steady step)
@@ -239,7 +240,7 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
     const int first = s[0];
     if (k.kind == ConstraintKind::U) {  // eq. 4.43
       add_normal_var(next_normal, first);
-      if (stabilize_u) terms[next_normal].gap = psi_h(first);
+      if (stabilize_u) gap[next_normal] = psi_h(first);
       ++next_normal;
       continue;
     }
@@ -252,23 +253,23 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
       const int v = c0 + j - 2;
       lcp.role[v] = RowRole::PegSlack;
       out.var_contact[v] = s[j - 1];
-      terms[v].extra = difference(normal_row[first], normal_row[s[j - 1]]);
-      terms[v].gap = psi_h(first) - psi_h(s[j - 1]);
+      extra[v] = difference(normal_row[first], normal_row[s[j - 1]]);
+      gap[v] = psi_h(first) - psi_h(s[j - 1]);
       for (int t = 2; t <= j; ++t) C.add(v, c0 + t - 2, 1.0);  // E_I1
     }
     for (int i = 1; i <= m; ++i) {  // eqs. 4.13-4.14, 4.45
       const int v = next_normal++;
       add_normal_var(v, s[i - 1]);
-      terms[v].gap = psi_h(first);
+      gap[v] = psi_h(first);
       for (int t = 2; t <= K; ++t) C.add(v, c0 + t - 2, 1.0);  // E_I2
       if (i == 1) continue;
       const int d = d0 + i - 2;
-      terms[v].extra = difference(normal_row[first], normal_row[s[i - 1]]);
+      extra[v] = difference(normal_row[first], normal_row[s[i - 1]]);
       C.add(v, d, 1.0);
       lcp.role[d] = RowRole::PegSlack;  // eq. 4.12
       out.var_contact[d] = s[i - 1];
-      terms[d].extra = normal_row[s[i - 1]];
-      terms[d].gap = psi_h(s[i - 1]);
+      extra[d] = normal_row[s[i - 1]];
+      gap[d] = psi_h(s[i - 1]);
       C.add(d, d, 1.0);
     }
   }
@@ -294,36 +295,20 @@ void build_peg_problem(FormulationKind kind, const FormulationInput& in, const C
   }
 
   // b: R' nu*, kinematic bodies' surface velocities and the gap terms (rows still name scene bodies here)
-  const std::vector<InverseMass>& minv = *in.inverse_mass;
   for (int v = 0; v < n; ++v)
-    lcp.b(v) = row_rate(structure.rows[v], in) + row_rate(terms[v].extra, in) + terms[v].gap;
+    lcp.b(v) = row_rate(structure.rows[v], in) + row_rate(extra[v], in) + gap[v];
+  // only U-constraints: every row measures its own column (R = G)
+  auto none = [](const JacobianRow& x) { return x.body_a == kNoBody && x.body_b == kNoBody && x.prescribed == 0.0; };
+  if (std::all_of(extra.begin(), extra.end(), none)) extra.clear();
+  // the island's own body numbers from here on, for the rows and their measures
+  number_island_bodies(structure, *in.inverse_mass, 0);
 
-  // R - G per row, for the articulated trees' terms (sim/tree_stepping.hpp),
-  // numbered with the rows: the island's own body numbers from here on
-  out.measure_extra.resize(n);
-  for (int v = 0; v < n; ++v) out.measure_extra[v] = terms[v].extra;
-  number_island_bodies(structure, minv, 0, &out.measure_extra);
-
-  // G' M^-1 G, then (R - G)' M^-1 G for the rows that measure other sub-contacts
-  if (in.matrix) solver_detail::add_delassus(structure, n_forces, lcp.A);
-  thread_local std::vector<std::vector<std::pair<int, Vec6>>> by_body;  // (column, M^-1 g) per island body
-  by_body.resize(std::max(by_body.size(), structure.scene_body.size()));
-  for (std::size_t b = 0; b < structure.scene_body.size(); ++b) by_body[b].clear();
-  for (int col = 0; col < n_forces; ++col) {
-    const JacobianRow& g = structure.rows[col];
-    if (g.body_a != kNoBody) by_body[g.body_a].push_back({col, minv[structure.scene_index(g.body_a)].apply(g.ja)});
-    if (g.body_b != kNoBody) by_body[g.body_b].push_back({col, minv[structure.scene_index(g.body_b)].apply(g.jb)});
-  }
-  for (int v = 0; v < n; ++v) {
-    const JacobianRow& e = out.measure_extra[v];
-    for (const auto& [body, j] : {std::pair{e.body_a, e.ja}, std::pair{e.body_b, e.jb}}) {
-      if (body == kNoBody) continue;
-      for (const auto& [col, mg] : by_body[body]) C.add(v, col, j.dot(mg));
-    }
-  }
+  // the dense A, summed in the order every reader sums it (solvers/lcp.hpp, LcpStructure)
   C.finish(n, structure.coupling);
-  if (in.matrix)
-    for (const LcpStructure::Entry& e : structure.coupling) lcp.A(e.row, e.col) += e.value;
+  if (!in.matrix) return;
+  solver_detail::add_delassus(structure, n_forces, lcp.A);
+  solver_detail::add_measures(structure, n, lcp.A);
+  for (const LcpStructure::Entry& e : structure.coupling) lcp.A(e.row, e.col) += e.value;
 }
 
 }  // namespace pegsim::formulation_detail

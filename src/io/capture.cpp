@@ -73,6 +73,13 @@ void write_structure(const h5::Writer& w, hid_t parent, const LcpStructure& s) {
   w.dataset(group.get(), "coupling_row", {k}, per_row<std::int32_t>(k, [&](std::size_t i) { return s.coupling[i].row; }));
   w.dataset(group.get(), "coupling_col", {k}, per_row<std::int32_t>(k, [&](std::size_t i) { return s.coupling[i].col; }));
   w.dataset(group.get(), "coupling_value", {k}, per_row<double>(k, [&](std::size_t i) { return s.coupling[i].value; }));
+  const std::size_t m = s.measures.size();  // PEG's R - G of the first m rows (absent: R = G)
+  if (m == 0) return;
+  const std::vector<JacobianRow>& x = s.measures;
+  w.dataset(group.get(), "measure_body_a", {m}, per_row<std::uint32_t>(m, [&](std::size_t i) { return x[i].body_a; }));
+  w.dataset(group.get(), "measure_body_b", {m}, per_row<std::uint32_t>(m, [&](std::size_t i) { return x[i].body_b; }));
+  packed(w, group.get(), "measure_ja", {6}, per_row<double>(6 * m, [&](std::size_t i) { return x[i / 6].ja(i % 6); }));
+  packed(w, group.get(), "measure_jb", {6}, per_row<double>(6 * m, [&](std::size_t i) { return x[i / 6].jb(i % 6); }));
 }
 
 // fclib's local problem group (see fclib_local.hpp): one-element int datasets

@@ -51,21 +51,18 @@ MatX read_matrix(const Reader& r, const std::string& group, int n) {
   return A;
 }
 
-LcpStructure read_structure(const Reader& r, const std::string& g, int n) {
-  LcpStructure s;
-  const auto un = static_cast<hsize_t>(n);
-  const auto body_a = r.dataset<std::uint32_t>(g + "/body_a", {un});
-  const auto body_b = r.dataset<std::uint32_t>(g + "/body_b", {un});
-  const auto ja = r.dataset<double>(g + "/ja", {un, 6});
-  const auto jb = r.dataset<double>(g + "/jb", {un, 6});
-  const auto minv = r.dataset<double>(g + "/inverse_mass", {0, 6, 6});
-  const auto crow = r.dataset<std::int32_t>(g + "/coupling_row", {0});
-  const auto ccol = r.dataset<std::int32_t>(g + "/coupling_col", {crow.size()});
-  const auto cval = r.dataset<double>(g + "/coupling_value", {crow.size()});
-  const std::size_t bodies = minv.size() / 36;
-  s.rows.resize(n);
-  for (int i = 0; i < n; ++i) {
-    JacobianRow& row = s.rows[i];
+// Jacobian rows from <prefix>body_a, <prefix>body_b [rows] and <prefix>ja,
+// <prefix>jb [rows, 6] (rows 0: as many as stored), every body below `bodies`.
+std::vector<JacobianRow> read_rows(const Reader& r, const std::string& g, const std::string& prefix, hsize_t rows,
+                                   std::size_t bodies) {
+  const auto body_a = r.dataset<std::uint32_t>(g + "/" + prefix + "body_a", {rows});
+  const hsize_t count = body_a.size();
+  const auto body_b = r.dataset<std::uint32_t>(g + "/" + prefix + "body_b", {count});
+  const auto ja = r.dataset<double>(g + "/" + prefix + "ja", {count, 6});
+  const auto jb = r.dataset<double>(g + "/" + prefix + "jb", {count, 6});
+  std::vector<JacobianRow> out(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    JacobianRow& row = out[i];
     row.body_a = body_a[i];
     row.body_b = body_b[i];
     for (int k = 0; k < 6; ++k) {
@@ -74,9 +71,21 @@ LcpStructure read_structure(const Reader& r, const std::string& g, int n) {
     }
     for (std::uint32_t b : {row.body_a, row.body_b})
       if (b != kNoBody && b >= bodies)
-        h5::fail(r.file(), g, "row " + std::to_string(i) + " names body " + std::to_string(b) + " of " +
-                                  std::to_string(bodies));
+        h5::fail(r.file(), g + "/" + prefix + "body_a",
+                 "row " + std::to_string(i) + " names body " + std::to_string(b) + " of " + std::to_string(bodies));
   }
+  return out;
+}
+
+LcpStructure read_structure(const Reader& r, const std::string& g, int n) {
+  LcpStructure s;
+  const auto un = static_cast<hsize_t>(n);
+  const auto minv = r.dataset<double>(g + "/inverse_mass", {0, 6, 6});
+  const auto crow = r.dataset<std::int32_t>(g + "/coupling_row", {0});
+  const auto ccol = r.dataset<std::int32_t>(g + "/coupling_col", {crow.size()});
+  const auto cval = r.dataset<double>(g + "/coupling_value", {crow.size()});
+  const std::size_t bodies = minv.size() / 36;
+  s.rows = read_rows(r, g, "", un, bodies);
   s.inverse_mass.resize(bodies);
   for (std::size_t b = 0; b < bodies; ++b)
     for (int i = 0; i < 36; ++i) s.inverse_mass[b](i / 6, i % 6) = minv[36 * b + i];
@@ -85,6 +94,11 @@ LcpStructure read_structure(const Reader& r, const std::string& g, int n) {
       h5::fail(r.file(), g + "/coupling_row", "entry " + std::to_string(k) + " is outside the matrix");
     s.coupling.push_back({crow[k], ccol[k], cval[k]});
   }
+  if (!r.exists(g + "/measure_body_a")) return s;  // R = G
+  const std::vector<hsize_t> measured = r.dims(g + "/measure_body_a");
+  if (measured.size() != 1 || measured[0] > un)
+    h5::fail(r.file(), g + "/measure_body_a", "must hold at most " + std::to_string(n) + " rows");
+  s.measures = read_rows(r, g, "measure_", measured[0], bodies);
   return s;
 }
 

@@ -76,6 +76,8 @@ bool make_fclib_local(const LcpProblem& lcp, int spacedim, FclibLocal& out, std:
   if (static_cast<int>(lcp.role.size()) != n || static_cast<int>(lcp.contact_of.size()) != n)
     return reject("rows without roles or contacts");
   if (!lcp.is_pure_lcp()) return reject("Free (bilateral) rows");
+  for (const JacobianRow& x : st.measures)
+    if (x.body_a != kNoBody || x.body_b != kNoBody) return reject("PEG rows that measure other sub-contacts (R != G)");
 
   // per contact: its friction rows and slip row, in row order
   std::vector<std::vector<int>> friction(n);

@@ -45,11 +45,15 @@ void add_bounded(const JacobianRow& g, double rate, double target, double bound,
   coupling.push_back({sigma, plus + 1, -1.0});
 }
 
-// A_ij += G_i' M^-1 G_j for every appended row i against every row j (old and
-// new) sharing a body; the old rows' columns get the transpose.
 // A_ij += G_i' M^-1 G_j for the joint rows i >= first against every row j
-// (and A_ji for the rows before first); the rows' bodies are the island's
-// numbers (LcpStructure::scene_body), minv the scene's.
+// sharing a body (and A_ji for the rows before first), then the earlier rows'
+// measure terms against the joint columns: the bits of assemble_matrix (each
+// entry summed as add_delassus and add_measures sum it; a pair of joint rows
+// read the lower row against M^-1 of the higher, which until 2026-11-29 was
+// the other way round: A differed from the assembled one in the last bit, and
+// PEG rows missed the joints' impulses on the sub-contacts they measure). The
+// rows' bodies are the island's numbers (LcpStructure::scene_body), minv the
+// scene's.
 void fill_joint_delassus(const LcpStructure& structure, int first, const std::vector<InverseMass>& minv, MatX& A) {
   const std::vector<JacobianRow>& rows = structure.rows;
   const int n = static_cast<int>(rows.size());
@@ -71,9 +75,56 @@ void fill_joint_delassus(const LcpStructure& structure, int first, const std::ve
       if (body == kNoBody || (body == rows[i].body_b && rows[i].body_a == rows[i].body_b)) continue;
       const Vec6 mi = minv[structure.scene_index(body)].apply(side(rows[i], body));
       for (int j : by_body[body]) {
-        const double v = side(rows[j], body).dot(mi);
+        // j_lower' (M^-1 j_higher), as add_delassus sums it (solvers/delassus.hpp)
+        const double v = j <= i ? side(rows[j], body).dot(mi)
+                                : side(rows[i], body).dot(minv[structure.scene_index(body)].apply(side(rows[j], body)));
         A(i, j) += v;
         if (j < first) A(j, i) += v;
+      }
+    }
+  }
+  // then what the rows before first measure beyond their own column (PEG's
+  // R - G, LcpStructure::measures) of the joint rows' impulses, per side of
+  // the measure in its order: the sums of assemble_matrix (solvers/delassus.hpp)
+  const int measuring = std::min(first, static_cast<int>(structure.measures.size()));
+  for (int j = 0; j < measuring; ++j) {
+    const JacobianRow& x = structure.measures[static_cast<std::size_t>(j)];
+    for (const auto& [body, xb] : {std::pair{x.body_a, &x.ja}, std::pair{x.body_b, &x.jb}}) {
+      if (body == kNoBody) continue;
+      for (int i = first; i < n; ++i) {
+        const JacobianRow& g = rows[i];
+        if (g.body_a == body || g.body_b == body)
+          A(j, i) += xb->dot(solver_detail::inverse_mass_times(structure.inverse_mass[body], side(g, body)));
+      }
+    }
+  }
+}
+
+// PEG's rows that measure other sub-contacts (LcpStructure::measures, R - G)
+// read M^-1 of every column on their bodies, the joint rows' too; until
+// 2026-11-29 PEG's A left the joints' part out (its (R - G)' M^-1 G entries
+// were formed over PEG's own columns before the joint rows were appended).
+// The complete A changes one step of grasp-2d at h = 2.5e-4 (step 5944, the
+// same state and b): path and Lemke then both return impulses that raise the
+// kinetic energy by 7.5e-6 J, over the energy bound (4.2e-6 J, a launch by its
+// calibration, sim/impulse_energy.hpp), where the old A's solution lost 1.9e-5
+// J. Until that is understood, C takes those terms back out: -x_i(b)' M_b^-1
+// g_j(b) for each measuring row i and joint column j on body b, summed after
+// them, so every reader (dense, structured) sees the previous A.
+void cancel_measures_of_joints(const LcpStructure& structure, int first, std::vector<LcpStructure::Entry>& coupling) {
+  const int measuring = std::min(first, static_cast<int>(structure.measures.size()));
+  const int n = static_cast<int>(structure.rows.size());
+  for (int i = 0; i < measuring; ++i) {
+    const JacobianRow& x = structure.measures[static_cast<std::size_t>(i)];
+    for (const auto& [body, xb] : {std::pair{x.body_a, &x.ja}, std::pair{x.body_b, &x.jb}}) {
+      if (body == kNoBody) continue;
+      for (int j = first; j < n; ++j) {
+        const JacobianRow& g = structure.rows[static_cast<std::size_t>(j)];
+        Vec6 side = Vec6::Zero();
+        if (g.body_a == body) side += g.ja;
+        if (g.body_b == body) side += g.jb;
+        if (g.body_a == body || g.body_b == body)
+          coupling.push_back({i, j, -xb->dot(solver_detail::inverse_mass_times(structure.inverse_mass[body], side))});
       }
     }
   }
@@ -156,8 +207,9 @@ void append_joint_rows(const FormulationInput& in, const std::vector<int>& joint
     out.var_joint[v] = rows[k].joint;
     out.var_joint_row[v] = rows[k].joint_row;
   }
-  structure.coupling.insert(structure.coupling.end(), coupling.begin(), coupling.end());
   number_island_bodies(structure, *in.inverse_mass, static_cast<std::size_t>(first));
+  cancel_measures_of_joints(structure, first, coupling);
+  structure.coupling.insert(structure.coupling.end(), coupling.begin(), coupling.end());
   if (!in.matrix) {
     lcp.A.resize(0, 0);
     return;

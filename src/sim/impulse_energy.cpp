@@ -52,9 +52,9 @@ ImpulseWork impulse_work(const StepProblem& problem, const VecX& z, const std::v
     // what the row measures of nu*: R_i' nu* (R = G + extra for PEG's rows)
     double measured = formulation_detail::row_velocity(r, velocity);
     double target = r.prescribed;
-    if (v < problem.measure_extra.size()) {  // PEG's rows; joint rows appended after them have none
-      measured += formulation_detail::row_velocity(problem.measure_extra[v], velocity);
-      target += problem.measure_extra[v].prescribed;
+    if (const JacobianRow* x = st.measure(static_cast<int>(v))) {  // PEG's rows; joint rows appended after them have none
+      measured += formulation_detail::row_velocity(*x, velocity);
+      target += x->prescribed;
     }
     const double e = problem.lcp.b(static_cast<Eigen::Index>(v)) - measured;
     const bool joint = v < problem.var_joint.size() && problem.var_joint[v] >= 0;

@@ -266,8 +266,8 @@ void TreeStepping::add_delassus(StepProblem& problem) const {
       VecX g = VecX::Zero(nv);
       any = add_row(lcp.structure, rows[v], static_cast<int>(t), 1.0, g) || any;
       G.col(v) = g;
-      if (static_cast<std::size_t>(v) < problem.measure_extra.size())
-        any = add_row(lcp.structure, problem.measure_extra[v], static_cast<int>(t), 1.0, g) || any;
+      if (const JacobianRow* x = lcp.structure.measure(v))
+        any = add_row(lcp.structure, *x, static_cast<int>(t), 1.0, g) || any;
       R.col(v) = g;
     }
     if (!any) continue;

@@ -56,6 +56,11 @@ std::string structure_issue(const LcpProblem& p) {
       return "a row names a body outside the inverse masses";
     if (!r.ja.allFinite() || !r.jb.allFinite()) return "a Jacobian row is not finite";
   }
+  for (const JacobianRow& x : st.measures) {
+    if ((x.body_a != kNoBody && x.body_a >= nb) || (x.body_b != kNoBody && x.body_b >= nb))
+      return "a row measures a body outside the inverse masses";
+    if (!x.ja.allFinite() || !x.jb.allFinite()) return "a row's measure is not finite";
+  }
   for (const Mat6& m : st.inverse_mass)
     if (!m.allFinite()) return "an inverse mass is not finite";
   for (const LcpStructure::Entry& e : st.coupling) {

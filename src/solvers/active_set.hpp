@@ -10,8 +10,9 @@
 // A_JJ is never formed densely. It is the Schur complement of the augmented
 // (saddle-point) system over the bodies J's rows touch,
 //   [ I          -M^-1 G_J D ] [u]   [    0    ]
-//   [ D G_J'    D C_JJ D + eI ] [y] = [ -D b_J ],   z_J = D y,
-// (u: the bodies' velocity change, thesis eq. 2.30), whose non-zeros are
+//   [ D R_J'    D C_JJ D + eI ] [y] = [ -D b_J ],   z_J = D y,
+// (u: the bodies' velocity change, thesis eq. 2.30; R = G but for PEG's rows
+// that measure other sub-contacts, LcpStructure::measures), whose non-zeros are
 // 6 per body (the identity) plus 12 per row plus C_JJ: a stack or a pile, where each
 // row touches at most two bodies, factorizes in near-linear time with a
 // fill-reducing ordering (COLAMD) and sparse LU (Eigen::SparseLU; the

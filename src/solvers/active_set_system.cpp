@@ -8,6 +8,7 @@
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
 
+#include <algorithm>
 #include <cmath>
 
 namespace pegsim::active_set_detail {
@@ -43,6 +44,18 @@ VecX structure_diagonal(const LcpProblem& p) {
     const JacobianRow& r = st.rows[static_cast<std::size_t>(i)];
     if (r.body_a == r.body_b && body_index(r.body_a, nb) >= 0)
       d(i) += 2.0 * r.ja.dot(st.inverse_mass[r.body_a] * r.jb);
+  }
+  // what a row measures beyond its own column (PEG's R - G) against that column
+  const int measuring = std::min(p.size(), static_cast<int>(st.measures.size()));
+  for (int i = 0; i < measuring; ++i) {
+    const JacobianRow& x = st.measures[static_cast<std::size_t>(i)];
+    const JacobianRow& r = st.rows[static_cast<std::size_t>(i)];
+    for (const auto& [xbody, xj] : {std::pair{x.body_a, &x.ja}, std::pair{x.body_b, &x.jb}}) {
+      const int b = body_index(xbody, nb);
+      if (b < 0) continue;
+      if (r.body_a == xbody) d(i) += xj->dot(st.inverse_mass[b] * r.ja);
+      if (r.body_b == xbody) d(i) += xj->dot(st.inverse_mass[b] * r.jb);
+    }
   }
   for (const LcpStructure::Entry& e : st.coupling)
     if (e.row == e.col) d(e.row) += e.value;
@@ -80,6 +93,9 @@ bool ReducedSystem::factorize(const LcpProblem& p, const VecX& D, const std::vec
     const JacobianRow& r = st.rows[static_cast<std::size_t>(i)];
     for (std::uint32_t body : {r.body_a, r.body_b})
       if (const int b = body_index(body, nb); b >= 0 && local[b] < 0) local[b] = m++;
+    if (const JacobianRow* x = st.measure(i))
+      for (std::uint32_t body : {x->body_a, x->body_b})
+        if (const int b = body_index(body, nb); b >= 0 && local[b] < 0) local[b] = m++;
   }
   s.body_unknowns = 6 * m;
   const int size = 6 * m + k;
@@ -100,6 +116,13 @@ bool ReducedSystem::factorize(const LcpProblem& p, const VecX& D, const std::vec
         if ((*g)(a) != 0.0) entries.emplace_back(col, 6 * local[b] + a, D(i) * (*g)(a));  // D G' u
       }
     }
+    if (const JacobianRow* x = st.measure(i))  // the row measures R' u = (G + R - G)' u
+      for (const auto& [body, xj] : {std::pair{x->body_a, &x->ja}, std::pair{x->body_b, &x->jb}}) {
+        const int b = body_index(body, nb);
+        if (b < 0) continue;
+        for (int a = 0; a < 6; ++a)
+          if ((*xj)(a) != 0.0) entries.emplace_back(col, 6 * local[b] + a, D(i) * (*xj)(a));
+      }
     entries.emplace_back(col, col, regularization);
   }
   std::vector<int> position(n, -1);

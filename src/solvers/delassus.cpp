@@ -1,6 +1,8 @@
 // G' M^-1 G summed one way (see delassus.hpp).
 #include "solvers/delassus.hpp"
 
+#include <algorithm>
+
 namespace pegsim::solver_detail {
 
 Vec6 inverse_mass_times(const Mat6& m, const Vec6& j) {
@@ -15,10 +17,13 @@ Vec6 inverse_mass_times(const Mat6& m, const Vec6& j) {
 }
 
 void RowsByBody::assign(const LcpStructure& structure, int n_rows) {
-  const std::size_t nb = structure.inverse_mass.size();
+  assign(structure.rows, n_rows, structure.inverse_mass.size());
+}
+
+void RowsByBody::assign(const std::vector<JacobianRow>& list, int n_rows, std::size_t nb) {
   start.assign(nb + 1, 0);
   for (int i = 0; i < n_rows; ++i) {
-    const JacobianRow& r = structure.rows[static_cast<std::size_t>(i)];
+    const JacobianRow& r = list[static_cast<std::size_t>(i)];
     if (r.body_a < nb) ++start[r.body_a + 1];
     if (r.body_b < nb) ++start[r.body_b + 1];
   }
@@ -26,7 +31,7 @@ void RowsByBody::assign(const LcpStructure& structure, int n_rows) {
   rows.resize(static_cast<std::size_t>(start[nb]));
   cursor.assign(start.begin(), start.end() - 1);
   for (int i = 0; i < n_rows; ++i) {
-    const JacobianRow& r = structure.rows[static_cast<std::size_t>(i)];
+    const JacobianRow& r = list[static_cast<std::size_t>(i)];
     if (r.body_a < nb) rows[static_cast<std::size_t>(cursor[r.body_a]++)] = {i, r.ja};
     if (r.body_b < nb) rows[static_cast<std::size_t>(cursor[r.body_b]++)] = {i, r.jb};
   }
@@ -51,6 +56,28 @@ void add_delassus(const LcpStructure& structure, int n_rows, MatX& A) {
         A(i, j) += v;
         if (i != j) A(j, i) += v;
       }
+    }
+  }
+}
+
+void add_measures(const LcpStructure& structure, int n_rows, MatX& A) {
+  const int measuring = std::min(n_rows, static_cast<int>(structure.measures.size()));
+  if (measuring == 0) return;
+  thread_local RowsByBody by_body;
+  thread_local std::vector<Vec6> scaled;  // M_b^-1 g_j(b) per entry of by_body
+  by_body.assign(structure, n_rows);
+  const std::size_t nb = structure.inverse_mass.size();
+  scaled.resize(by_body.rows.size());
+  for (std::size_t b = 0; b < nb; ++b)
+    for (int k = by_body.start[b]; k < by_body.start[b + 1]; ++k)
+      scaled[static_cast<std::size_t>(k)] =
+          inverse_mass_times(structure.inverse_mass[b], by_body.rows[static_cast<std::size_t>(k)].second);
+  for (int i = 0; i < measuring; ++i) {
+    const JacobianRow& x = structure.measures[static_cast<std::size_t>(i)];
+    for (const auto& [body, xb] : {std::pair{x.body_a, &x.ja}, std::pair{x.body_b, &x.jb}}) {
+      if (body >= nb) continue;
+      for (int k = by_body.start[body]; k < by_body.start[body + 1]; ++k)
+        A(i, by_body.rows[static_cast<std::size_t>(k)].first) += xb->dot(scaled[static_cast<std::size_t>(k)]);
     }
   }
 }

@@ -1,4 +1,5 @@
-// The Delassus part of A, G' M^-1 G, summed one way (thesis eqs. 2.26, 2.30).
+// The Delassus part of A, G' M^-1 G, and PEG's (R - G)' M^-1 G (thesis 4.7),
+// summed one way (thesis eqs. 2.26, 2.30; the order: LcpStructure).
 //
 // Three code paths read these sums: the formulation's fill of the dense A,
 // assemble_matrix() for a structure-only problem handed to a solver that
@@ -31,6 +32,8 @@ struct RowsByBody {
   std::vector<std::pair<int, Vec6>> rows;
   std::vector<int> cursor;  // scratch
   void assign(const LcpStructure& structure, int n_rows);
+  // the same for any list of rows over `bodies` bodies (the structure's measures)
+  void assign(const std::vector<JacobianRow>& list, int n_rows, std::size_t bodies);
 };
 
 // A += G' M^-1 G over the first n_rows of structure.rows (A at least n_rows
@@ -39,5 +42,11 @@ struct RowsByBody {
 // sums at most two bodies' terms, so the body order does not change its bits.
 // The storage is the thread's: a steady step allocates nothing here.
 void add_delassus(const LcpStructure& structure, int n_rows, MatX& A);
+
+// A += (R - G)' M^-1 G (LcpStructure::measures) over the first n_rows rows and
+// columns: per measuring row i, per body b of its measure in its order
+// (body_a, then body_b), A_ij += x_i(b)' (M_b^-1 g_j(b)) for every column j
+// acting on b. After add_delassus and before C: the order every reader sums.
+void add_measures(const LcpStructure& structure, int n_rows, MatX& A);
 
 }  // namespace pegsim::solver_detail

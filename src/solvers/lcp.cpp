@@ -187,6 +187,12 @@ void structure_w_into(const LcpProblem& problem, const VecX& z, VecX& w) {
     if (r.body_a < nb) w(i) += r.ja.dot(impulse[r.body_a]);
     if (r.body_b < nb) w(i) += r.jb.dot(impulse[r.body_b]);
   }
+  const int measuring = std::min(problem.size(), static_cast<int>(st.measures.size()));
+  for (int i = 0; i < measuring; ++i) {  // (R - G)' u
+    const JacobianRow& x = st.measures[static_cast<std::size_t>(i)];
+    if (x.body_a < nb) w(i) += x.ja.dot(impulse[x.body_a]);
+    if (x.body_b < nb) w(i) += x.jb.dot(impulse[x.body_b]);
+  }
   for (const LcpStructure::Entry& e : st.coupling) w(e.row) += e.value * z(e.col);
 }
 
@@ -234,6 +240,7 @@ void assemble_matrix(LcpProblem& problem) {
   // later has the bits of one filled at formulation
   problem.A.setZero(n, n);
   solver_detail::add_delassus(st, n, problem.A);
+  solver_detail::add_measures(st, n, problem.A);
   for (const LcpStructure::Entry& e : st.coupling) problem.A(e.row, e.col) += e.value;
 }
 

@@ -49,10 +49,18 @@ struct JacobianRow {
 
 // The factored form of a contact problem's matrix, for solvers that work on
 // the structure instead of the dense matrix:
-//   A = G' M^-1 G + C
-// with one JacobianRow per LCP row, the world-frame inverse mass of every body
-// (block-diagonal M^-1), and the sparse entries of C (Stewart-Trinkle's E, -E'
-// and U blocks of eq. 6.1). Empty when the problem was given densely only.
+//   A = G' M^-1 G + (R - G)' M^-1 G + C
+// with one JacobianRow per LCP row (G: where its impulse acts), the
+// world-frame inverse mass of every body (block-diagonal M^-1), the sparse
+// entries of C (Stewart-Trinkle's E, -E' and U blocks of eq. 6.1) and, for
+// PEG's rows, what a row measures beyond its own column (R - G, thesis 4.7:
+// an I-constraint's rows compare other sub-contacts' gaps). Empty when the
+// problem was given densely only.
+//
+// Every sum reads A_ij in one order, so that the dense fill, assemble_matrix()
+// and the solvers' structured reads agree bit for bit (solvers/delassus.hpp):
+// the G' M^-1 G terms (at most two bodies), then row i's measure terms over
+// its bodies in its order (body_a, then body_b), then C's entries as listed.
 struct LcpStructure {
   struct Entry {
     int row, col;
@@ -71,6 +79,14 @@ struct LcpStructure {
     return body == kNoBody || scene_body.empty() ? body : scene_body[body];
   }
   std::vector<Entry> coupling;     // the non-zero entries of C
+  // R - G of rows 0 .. measures.size() - 1, on the rows' own numbering of
+  // bodies (a PEG slack row has no G but measures two sub-contacts); rows past
+  // the end measure what they push (R = G): empty outside PEG, and joint or
+  // limit rows appended after PEG's have none.
+  std::vector<JacobianRow> measures;
+  const JacobianRow* measure(int row) const {
+    return static_cast<std::size_t>(row) < measures.size() ? &measures[static_cast<std::size_t>(row)] : nullptr;
+  }
   // A holds terms the block-diagonal M^-1 above does not give (an articulated
   // tree's joint-space inertia couples its links' rows, sim/tree_stepping.hpp):
   // the rows still say where each impulse acts, but solvers must read A.

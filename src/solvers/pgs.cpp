@@ -263,9 +263,10 @@ void add_bounded_blocks(const LcpProblem& p, const ContactLayout& layout, Schedu
   };
   auto candidate = [&](int i) {
     if (!outside(i) || !(p.b(i) >= 0.0)) return false;
-    if (structured) {
+    if (structured) {  // no Jacobian, and nothing measured (PEG's slack rows measure gaps)
       const JacobianRow& r = p.structure.rows[i];
-      return r.body_a == kNoBody && r.body_b == kNoBody;
+      const JacobianRow* x = p.structure.measure(i);
+      return r.body_a == kNoBody && r.body_b == kNoBody && (!x || (x->body_a == kNoBody && x->body_b == kNoBody));
     }
     return p.A(i, i) == 0.0;
   };

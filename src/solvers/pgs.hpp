@@ -60,6 +60,7 @@
 // last iterate) at the limit. Default 500 sweeps.
 #pragma once
 
+#include "solvers/delassus.hpp"
 #include "solvers/lcp.hpp"
 
 #include <memory>
@@ -259,6 +260,7 @@ class StructuredRows final : public Engine {
   std::vector<Vec6> u_, du_;      // per body, then the dummy (always zero)
   const VecX* b_ = nullptr;
   std::vector<Row> packed_;       // the subspace step's rows, in its order
+  solver_detail::RowsByBody by_body_;  // build()'s rows per body, for PEG's measures
   struct {
     std::vector<int> friction_contact, local, next;
     std::vector<double> mu, e_row, e_col;

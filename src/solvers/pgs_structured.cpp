@@ -15,6 +15,7 @@
 // share their bodies, also give two tangent rows K G_f' (pgs_friction.cpp).
 #include "solvers/pgs.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -114,6 +115,28 @@ std::string StructuredRows::build(const LcpProblem& p, Schedule& s) {
       if (e.row == e.col) diag_[e.row] += e.value;
     }
   }
+  // what PEG's rows measure beyond their own column (R - G): x_i' M^-1 g_j
+  // for every column j acting on the bodies of x_i, kept as entries of that C
+  const int measuring = std::min(n, static_cast<int>(st.measures.size()));
+  if (measuring > 0) by_body_.assign(st, n);
+  for (int i = 0; i < measuring; ++i) {
+    const JacobianRow& x = st.measures[static_cast<std::size_t>(i)];
+    if ((x.body_a != kNoBody && x.body_a >= nb) || (x.body_b != kNoBody && x.body_b >= nb) || !x.ja.allFinite() ||
+        !x.jb.allFinite())
+      return "row " + std::to_string(i) + "'s measure names a body outside the inverse masses or is not finite";
+    for (const auto& [body, xb] : {std::pair{x.body_a, &x.ja}, std::pair{x.body_b, &x.jb}}) {
+      if (body == kNoBody) continue;
+      for (int k = by_body_.start[body]; k < by_body_.start[body + 1]; ++k) {
+        const auto& [j, g] = by_body_.rows[static_cast<std::size_t>(k)];
+        const double v = xb->dot(st.inverse_mass[body] * g);
+        if (v == 0.0) continue;
+        if (s.contact_of_slip[i] >= 0 || s.contact_of_slip[j] >= 0)
+          return "row " + std::to_string(i) + " measures in a slip row or column (eq. 6.1: A_ss = 0)";
+        rest.push_back({i, j, v});  // one entry per body: the sweep's sums add them
+        if (i == j) diag_[i] += v;
+      }
+    }
+  }
   for (std::size_t c = 0; c < s.contacts.size(); ++c) {
     ContactBlock& b = s.contacts[c];
     if (!(mu[c] >= 0.0)) return "negative friction coefficient at slip row " + std::to_string(b.slip);
@@ -203,6 +226,12 @@ void StructuredRows::refresh(const LcpProblem& p, const VecX& z, VecX& w) {
   for (int i = 0; i < n; ++i) {
     const Row& r = rows_[i];
     w(i) = p.b(i) + r.ja.dot(u_[r.a]) + r.jb.dot(u_[r.b]);
+  }
+  const int measuring = std::min(n, static_cast<int>(p.structure.measures.size()));
+  for (int i = 0; i < measuring; ++i) {  // PEG's (R - G)' u
+    const JacobianRow& x = p.structure.measures[static_cast<std::size_t>(i)];
+    if (x.body_a != kNoBody) w(i) += x.ja.dot(u_[x.body_a]);
+    if (x.body_b != kNoBody) w(i) += x.jb.dot(u_[x.body_b]);
   }
   for (const LcpStructure::Entry& e : p.structure.coupling) w(e.row) += e.value * z(e.col);
 }

@@ -41,10 +41,17 @@ bool StructuredMatrix::assign(const LcpProblem& p) {
   for (const Mat6& m : st.inverse_mass) nan_test += (m.array() * 0.0).sum();
   for (const LcpStructure::Entry& e : st.coupling) nan_test += e.value * 0.0;
   bodies_ = st.inverse_mass.size();
+  measuring_ = std::min(n, static_cast<int>(st.measures.size()));
+  for (int i = 0; i < measuring_; ++i) {
+    const JacobianRow& x = st.measures[static_cast<std::size_t>(i)];
+    nan_test += (x.ja.array() * 0.0).sum() + (x.jb.array() * 0.0).sum();
+  }
+  p_ = &p;  // add_measured reads it; cleared again below if a value is not finite
   scaled_a_.resize(static_cast<std::size_t>(n));
   scaled_b_.resize(static_cast<std::size_t>(n));
   diagonal_.setZero(n);
   by_body_.assign(st, n);
+  measured_by_body_.assign(st.measures, measuring_, bodies_);
   for (int i = 0; i < n; ++i) {
     const JacobianRow& r = st.rows[static_cast<std::size_t>(i)];
     nan_test += (r.ja.array() * 0.0).sum() + (r.jb.array() * 0.0).sum();
@@ -59,7 +66,11 @@ bool StructuredMatrix::assign(const LcpProblem& p) {
       diagonal_(i) += r.jb.dot(scaled_b_[i]);
     }
   }
-  if (std::isnan(nan_test)) return false;
+  for (int i = 0; i < measuring_; ++i) add_measured(i, i, diagonal_(i));
+  if (std::isnan(nan_test)) {
+    p_ = nullptr;
+    return false;
+  }
   // coupling by row and by column
   const std::vector<LcpStructure::Entry>& c = st.coupling;
   const auto un = static_cast<std::size_t>(n);
@@ -86,9 +97,21 @@ double StructuredMatrix::delassus(int i, int j) const {
   return v;
 }
 
+void StructuredMatrix::add_measured(int i, int j, double& v) const {
+  if (i >= measuring_) return;
+  const JacobianRow& x = p_->structure.measures[static_cast<std::size_t>(i)];
+  const JacobianRow& rj = p_->structure.rows[static_cast<std::size_t>(j)];
+  for (const auto& [body, xb] : {std::pair{x.body_a, &x.ja}, std::pair{x.body_b, &x.jb}}) {
+    if (body >= bodies_) continue;
+    if (rj.body_a == body) v += xb->dot(scaled_a_[j]);
+    if (rj.body_b == body) v += xb->dot(scaled_b_[j]);
+  }
+}
+
 double StructuredMatrix::operator()(int i, int j) const {
   if (i == j) return diagonal_(i);
   double v = i < j ? delassus(i, j) : delassus(j, i);  // j_i' M^-1 j_j with i < j: the dense fill's bits
+  add_measured(i, j, v);
   const std::vector<LcpStructure::Entry>& c = p_->structure.coupling;
   for (int k = row_start_[i]; k < row_start_[i + 1]; ++k) {
     const LcpStructure::Entry& e = c[static_cast<std::size_t>(by_row_[k])];
@@ -105,6 +128,10 @@ void StructuredMatrix::block(const int* rows, int k, double* out) const {
       out[c * k + r] = out[r * k + c] = delassus(i, j);
     }
   }
+  if (measuring_ > 0)  // then the measures' terms, entry by entry (not symmetric)
+    for (int c = 0; c < k; ++c)
+      for (int r = 0; r < k; ++r)
+        if (r != c) add_measured(rows[r], rows[c], out[c * k + r]);
   // C's entries between the rows, in coupling order (as operator() adds them)
   const std::vector<LcpStructure::Entry>& coupling = p_->structure.coupling;
   for (int r = 0; r < k; ++r) {
@@ -141,11 +168,17 @@ void StructuredMatrix::add_columns(const int* cols, const double* s, int k, VecX
       w(entry.row) += s[c] * entry.value;
     }
   }
-  for (const auto& [body, dv] : moved_)  // w_i += j_i(b)' dv_b over the rows on b
+  for (const auto& [body, dv] : moved_) {  // w_i += j_i(b)' dv_b, then x_i(b)' dv_b, over the rows on b
     for (int e = by_body_.start[body]; e < by_body_.start[body + 1]; ++e) {
       const auto& [row, j] = by_body_.rows[static_cast<std::size_t>(e)];
       w(row) += j.dot(dv);
     }
+    if (measuring_ == 0) continue;
+    for (int e = measured_by_body_.start[body]; e < measured_by_body_.start[body + 1]; ++e) {
+      const auto& [row, x] = measured_by_body_.rows[static_cast<std::size_t>(e)];
+      w(row) += x.dot(dv);
+    }
+  }
 }
 
 void StructuredMatrix::product(const VecX& z, VecX& w) const {
@@ -165,6 +198,11 @@ void StructuredMatrix::product(const VecX& z, VecX& w) const {
     if (r.body_a < bodies_) w(i) += r.ja.dot(impulse_[r.body_a]);
     if (r.body_b < bodies_) w(i) += r.jb.dot(impulse_[r.body_b]);
   }
+  for (int i = 0; i < measuring_; ++i) {  // (R - G)' M^-1 G z
+    const JacobianRow& x = st.measures[static_cast<std::size_t>(i)];
+    if (x.body_a < bodies_) w(i) += x.ja.dot(impulse_[x.body_a]);
+    if (x.body_b < bodies_) w(i) += x.jb.dot(impulse_[x.body_b]);
+  }
   for (const LcpStructure::Entry& e : st.coupling) w(e.row) += e.value * z(e.col);
 }
 
@@ -181,11 +219,22 @@ void StructuredMatrix::equilibration(VecX& D) const {
     if (diagonal_(i) > 0.0) continue;
     double row = 0.0, col = 0.0;
     const JacobianRow& r = p_->structure.rows[static_cast<std::size_t>(i)];
-    if (r.body_a >= bodies_ && r.body_b >= bodies_) {  // a slip or slack row: A's row and column i are C's
+    const JacobianRow* x = i < measuring_ ? &p_->structure.measures[static_cast<std::size_t>(i)] : nullptr;
+    // the columns acting on the bodies row i measures (its own, and its measure's)
+    auto over_measured_columns = [&](auto&& visit) {
+      if (x == nullptr) return;
+      for (std::uint32_t body : {x->body_a, x->body_b}) {
+        if (body >= bodies_) continue;
+        for (int k = by_body_.start[body]; k < by_body_.start[body + 1]; ++k)
+          visit(by_body_.rows[static_cast<std::size_t>(k)].first);
+      }
+    };
+    if (r.body_a >= bodies_ && r.body_b >= bodies_) {  // a slip or slack row: A's column i is C's
       for (int k = row_start_[i]; k < row_start_[i + 1]; ++k) {
         const LcpStructure::Entry& e = c[static_cast<std::size_t>(by_row_[k])];
         row = std::max(row, std::abs((*this)(i, e.col)) * D(e.col));
       }
+      over_measured_columns([&](int j) { row = std::max(row, std::abs((*this)(i, j)) * D(j)); });
       for (int k = col_start_[i]; k < col_start_[i + 1]; ++k) {
         const LcpStructure::Entry& e = c[static_cast<std::size_t>(by_col_[k])];
         col = std::max(col, std::abs((*this)(e.row, i)) * D(e.row));
@@ -197,11 +246,15 @@ void StructuredMatrix::equilibration(VecX& D) const {
       row = std::max(row, std::abs((*this)(i, j)) * D(j));
       col = std::max(col, std::abs((*this)(j, i)) * D(j));
     };
-    for (std::uint32_t body : {r.body_a, r.body_b}) {
+    for (std::uint32_t body : {r.body_a, r.body_b}) {  // rows acting on i's bodies, and measuring them
       if (body >= bodies_) continue;
       for (int k = by_body_.start[body]; k < by_body_.start[body + 1]; ++k)
         consider(by_body_.rows[static_cast<std::size_t>(k)].first);
+      if (measuring_ == 0) continue;
+      for (int k = measured_by_body_.start[body]; k < measured_by_body_.start[body + 1]; ++k)
+        consider(measured_by_body_.rows[static_cast<std::size_t>(k)].first);
     }
+    over_measured_columns(consider);
     for (int k = row_start_[i]; k < row_start_[i + 1]; ++k) consider(c[static_cast<std::size_t>(by_row_[k])].col);
     for (int k = col_start_[i]; k < col_start_[i + 1]; ++k) consider(c[static_cast<std::size_t>(by_col_[k])].row);
     D(i) = row > 0.0 && col > 0.0 ? 1.0 / std::sqrt(row * col) : 1.0;

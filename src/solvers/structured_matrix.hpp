@@ -12,8 +12,9 @@
 // summed (rounding).
 //
 // A_ij = sum over the bodies b rows i and j share of j_i(b)' M_b^-1 j_j(b),
-// plus C_ij (thesis eq. 2.30 with eq. 6.1's E, -E' and U blocks; PEG's
-// coupling entries, thesis 4.7).
+// plus what row i measures beyond its own column on j's bodies,
+// x_i(b)' M_b^-1 j_j(b) (PEG's R - G, thesis 4.7), plus C_ij (thesis eq. 2.30
+// with eq. 6.1's E, -E' and U blocks), summed in that order (LcpStructure).
 #pragma once
 
 #include "solvers/delassus.hpp"
@@ -81,18 +82,23 @@ class StructuredMatrix {
 
   // lemke_detail::equilibration's D of the dense A: A_ii^-1/2 on rows with a
   // positive diagonal, the geometric mean of the scaled row's and column's
-  // largest entries on the rest (rows with a zero diagonal are PEG slack and
-  // Stewart-Trinkle slip rows, whose entries are coupling entries).
+  // largest entries on the rest (rows with a zero diagonal: Stewart-Trinkle
+  // slip rows, whose entries are coupling entries, and rows without a
+  // Jacobian that measure bodies, whose row also reads those bodies' columns).
   void equilibration(VecX& D) const;
 
  private:
-  // A_ij without C: the bodies rows i and j share
+  // A_ij's G' M^-1 G part: the bodies rows i and j share
   double delassus(int i, int j) const;
+  // v += row i's measure terms against column j, side by side (LcpStructure's order)
+  void add_measured(int i, int j, double& v) const;
 
   const LcpProblem* p_ = nullptr;
   std::size_t bodies_ = 0;
   std::vector<Vec6> scaled_a_, scaled_b_;  // per row: M^-1 j on its body_a, body_b
   RowsByBody by_body_;                     // each body's rows and their Jacobian blocks on it
+  RowsByBody measured_by_body_;            // each body's measuring rows and their R - G blocks on it
+  int measuring_ = 0;                      // rows with a measure: 0 .. measuring_ - 1
   std::vector<int> row_start_, by_row_;    // coupling entries of row i: by_row_[row_start_[i] .. row_start_[i + 1])
   std::vector<int> col_start_, by_col_;    // coupling entries of column j
   VecX diagonal_;

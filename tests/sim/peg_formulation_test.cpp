@@ -5,6 +5,7 @@
 //   a force on a sub-contact: only when that maximum is zero, and for every
 //   primary but the first only when its own gap is that zero maximum (4.13).
 #include "dynamics/formulation_detail.hpp"
+#include "scene_runner.hpp"
 #include "io/scene.hpp"
 #include "sim/world.hpp"
 
@@ -49,9 +50,10 @@ std::vector<Vec6> free_velocity(const Model& model, const State& state) {
   return nu;
 }
 
-// A = G' M^-1 G + C holds for the factored form (solvers may use either). A
-// step Lemke solved on the structure has no A: it is assembled here, the
-// formulation's own bits (structure_only_test.cpp), against this brute sum.
+// A = R' M^-1 G + C holds for the factored form (solvers may use either;
+// R = G + LcpStructure::measures). A step Lemke solved on the structure has no
+// A: it is assembled here, the formulation's own bits
+// (structure_only_test.cpp), against this brute sum.
 void expect_structure_matches(LcpProblem lcp) {
   if (!lcp.has_matrix()) assemble_matrix(lcp);
   const LcpStructure& st = lcp.structure;
@@ -59,12 +61,14 @@ void expect_structure_matches(LcpProblem lcp) {
   MatX A = MatX::Zero(n, n);
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
-      const JacobianRow& ri = st.rows[i];
       const JacobianRow& rj = st.rows[j];
       double v = 0.0;
-      for (const auto& [bi, ji] : {std::pair{ri.body_a, ri.ja}, std::pair{ri.body_b, ri.jb}})
-        for (const auto& [bj, jj] : {std::pair{rj.body_a, rj.ja}, std::pair{rj.body_b, rj.jb}})
-          if (bi != kNoBody && bi == bj) v += ji.dot(st.inverse_mass[bj] * jj);
+      for (const JacobianRow* ri : {&st.rows[i], st.measure(i)}) {  // R_i = G_i + (R - G)_i
+        if (ri == nullptr) continue;
+        for (const auto& [bi, ji] : {std::pair{ri->body_a, ri->ja}, std::pair{ri->body_b, ri->jb}})
+          for (const auto& [bj, jj] : {std::pair{rj.body_a, rj.ja}, std::pair{rj.body_b, rj.jb}})
+            if (bi != kNoBody && bi == bj) v += ji.dot(st.inverse_mass[bj] * jj);
+      }
       A(i, j) = v;
     }
   for (const LcpStructure::Entry& e : st.coupling) A(e.row, e.col) += e.value;
@@ -170,6 +174,33 @@ TEST(PegFormulation, SlidingOverACornerWithFriction) {
   // friction (mu = 0.3) slows it: dv = -mu g t while it slides
   const double t = 15 * 0.01;
   EXPECT_NEAR(world.state().bodies[1].linear_velocity.x(), 2.0 - 0.3 * 9.81 * t, 1e-6);
+}
+
+// PEG with joints (the 2D gripper of grasp-2d, solved by path from the dense
+// A): the joint rows come after PEG's, and PEG's rows that measure other
+// sub-contacts share bodies with them (the joints' part of those terms is
+// taken back out through C, joints/joint_problem.cpp). The formulation's dense
+// A against the brute sum R' M^-1 G + C, and against the A assembled from the
+// structure, bit for bit (they were not: a pair of joint rows summed the other
+// way round).
+TEST(PegFormulation, WithJointsTheDenseMatrixIsTheStructuresBitForBit) {
+  World world = test::load_world("grasp-2d");
+  int checked = 0;
+  for (int i = 0; i < 2000; ++i) {
+    world.step();
+    const LcpProblem& lcp = world.last_problem().lcp;
+    const std::vector<int>& joint = world.last_problem().var_joint;
+    const bool joints = std::any_of(joint.begin(), joint.end(), [](int j) { return j >= 0; });
+    if (lcp.structure.measures.empty() || !joints || !lcp.has_matrix()) continue;
+    SCOPED_TRACE("step " + std::to_string(i));
+    ++checked;
+    expect_structure_matches(lcp);
+    LcpProblem assembled = lcp;
+    assembled.A.resize(0, 0);
+    assemble_matrix(assembled);
+    ASSERT_TRUE(assembled.A == lcp.A) << (assembled.A - lcp.A).cwiseAbs().maxCoeff();
+  }
+  EXPECT_GE(checked, 5);  // 7 steps of the run: the fingers on the polygon with I- or X-constraints
 }
 
 }  // namespace

@@ -74,13 +74,22 @@ TEST(StructureOnly, WThroughTheStructureEqualsAzPlusB) {
 
 TEST(StructureOnly, PegProblemsSkipTheMatrixToo) {
   // the pyramid under PEG (its scene's model): I- and X-constraints, their c
-  // and d slack rows (eqs. 4.41-4.51), whose (R - G)' M^-1 G terms are in C
+  // and d slack rows (eqs. 4.41-4.51), whose (R - G)' M^-1 G terms come from
+  // what the rows measure (LcpStructure::measures)
   Pair p = problems_after(60, "pyramid-10");
   ASSERT_TRUE(p.dense.has_matrix());
   EXPECT_FALSE(p.structured.has_matrix());
   ASSERT_NE(std::find(p.dense.role.begin(), p.dense.role.end(), RowRole::PegSlack), p.dense.role.end());
+  ASSERT_FALSE(p.structured.structure.measures.empty());
   ASSERT_EQ(p.structured.size(), p.dense.size());
   EXPECT_EQ(p.structured.b, p.dense.b);
+  // w through the structure (G z per body, read with R) against A z + b
+  std::mt19937_64 rng(9);
+  VecX z(p.dense.size());
+  for (int i = 0; i < z.size(); ++i) z(i) = static_cast<double>(rng() >> 11) * 0x1.0p-53;
+  const VecX dense = p.dense.A * z + p.dense.b;
+  const VecX structured = complementarity_w(p.structured, z);
+  EXPECT_LT((dense - structured).cwiseAbs().maxCoeff(), kTol * (1.0 + dense.cwiseAbs().maxCoeff()));
   assemble_matrix(p.structured);
   EXPECT_TRUE(p.structured.A == p.dense.A) << (p.structured.A - p.dense.A).cwiseAbs().maxCoeff();
 }

@@ -46,9 +46,46 @@ inline MatX dense_matrix(const LcpStructure& s) {
     if (s.rows[v].body_b != kNoBody) G.block<6, 1>(6 * s.rows[v].body_b, v) += s.rows[v].jb;
   }
   for (std::size_t b = 0; b < s.inverse_mass.size(); ++b) Minv.block<6, 6>(6 * b, 6 * b) = s.inverse_mass[b];
-  MatX A = G.transpose() * Minv * G;
+  MatX X = MatX::Zero(dofs, n);  // R - G
+  for (std::size_t v = 0; v < s.measures.size(); ++v) {
+    if (s.measures[v].body_a != kNoBody) X.block<6, 1>(6 * s.measures[v].body_a, v) += s.measures[v].ja;
+    if (s.measures[v].body_b != kNoBody) X.block<6, 1>(6 * s.measures[v].body_b, v) += s.measures[v].jb;
+  }
+  MatX A = G.transpose() * Minv * G + X.transpose() * Minv * G;
   for (const LcpStructure::Entry& e : s.coupling) A(e.row, e.col) += e.value;
   return A;
+}
+
+// PEG-like measures (thesis 4.7: rows that measure other sub-contacts than
+// their own column pushes on) on a fixture step: every third row with a
+// Jacobian measures more on its own bodies, and every second slip row (no
+// Jacobian, as PEG's slack rows) measures a pair of bodies; A formed again.
+inline void add_measures(std::mt19937& rng, StewartTrinkleStep& st) {
+  LcpStructure& s = st.lcp.structure;
+  const int n = static_cast<int>(s.rows.size());
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  auto random6 = [&] {
+    Vec6 v;
+    for (int k = 0; k < 6; ++k) v(k) = u(rng);
+    return v;
+  };
+  s.measures.assign(static_cast<std::size_t>(n), JacobianRow{});
+  for (int v = 0; v < n; ++v) {
+    const JacobianRow& g = s.rows[v];
+    JacobianRow& x = s.measures[v];
+    if (g.body_a != kNoBody) {
+      if (v % 3 != 0) continue;
+      x.body_a = g.body_a;
+      x.ja = 0.5 * random6();
+      if (g.body_b != kNoBody) x.body_b = g.body_b, x.jb = 0.5 * random6();
+    } else if (v % 2 == 0 && st.bodies >= 2) {
+      x.body_a = static_cast<std::uint32_t>(v % st.bodies);
+      x.body_b = static_cast<std::uint32_t>((v + 1) % st.bodies);
+      x.ja = random6();
+      x.jb = random6();
+    }
+  }
+  st.lcp.A = dense_matrix(s);
 }
 
 inline StewartTrinkleStep structured_step(std::mt19937& rng, int bodies, int contacts, int directions) {

@@ -34,11 +34,15 @@ LcpProblem without_matrix(LcpProblem p) {
   return p;
 }
 
+// Trials 12 to 23 add rows that measure beyond their own column (PEG's R - G,
+// LcpStructure::measures): A = R' M^-1 G + C is no longer symmetric in its
+// body part, and rows without a Jacobian have entries beyond C.
 TEST(StructuredMatrix, ReadsTheEntriesColumnsAndProductsOfTheDenseMatrix) {
   std::mt19937 rng(7);
-  for (int trial = 0; trial < 12; ++trial) {
-    const int bodies = 2 + trial % 4, contacts = 3 + 2 * trial, directions = 2 + 2 * (trial % 3);
-    const test::StewartTrinkleStep st = test::structured_step(rng, bodies, contacts, directions);
+  for (int trial = 0; trial < 24; ++trial) {
+    const int bodies = 2 + trial % 4, contacts = 3 + 2 * (trial % 12), directions = 2 + 2 * (trial % 3);
+    test::StewartTrinkleStep st = test::structured_step(rng, bodies, contacts, directions);
+    if (trial >= 12) test::add_measures(rng, st);
     const LcpProblem& dense = st.lcp;
     const LcpProblem structured = without_matrix(dense);
     ASSERT_TRUE(StructuredMatrix::describes(structured));
