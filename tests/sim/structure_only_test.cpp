@@ -58,14 +58,21 @@ TEST(StructureOnly, PgsChainSkipsTheMatrixAndAssemblingItGivesTheFormulationsA) 
   EXPECT_TRUE(p.structured.A == p.dense.A) << (p.structured.A - p.dense.A).cwiseAbs().maxCoeff();
 }
 
-TEST(StructureOnly, WThroughTheStructureEqualsAzPlusB) {
-  Pair p = problems_after(300);
-  std::mt19937_64 rng(5);
+// w = A z + b through the structure (G z per body, read with R) against the
+// dense A, at a random z in [0, 1); the z.
+VecX expect_w_through_the_structure(const Pair& p, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
   VecX z(p.dense.size());
   for (int i = 0; i < z.size(); ++i) z(i) = static_cast<double>(rng() >> 11) * 0x1.0p-53;
   const VecX dense = p.dense.A * z + p.dense.b;
   const VecX structured = complementarity_w(p.structured, z);
   EXPECT_LT((dense - structured).cwiseAbs().maxCoeff(), kTol * (1.0 + dense.cwiseAbs().maxCoeff()));
+  return z;
+}
+
+TEST(StructureOnly, WThroughTheStructureEqualsAzPlusB) {
+  Pair p = problems_after(300);
+  const VecX z = expect_w_through_the_structure(p, 5);
   SolverResult a, b;
   measure_residuals(p.dense, z, a);
   measure_residuals(p.structured, z, b);
@@ -83,13 +90,7 @@ TEST(StructureOnly, PegProblemsSkipTheMatrixToo) {
   ASSERT_FALSE(p.structured.structure.measures.empty());
   ASSERT_EQ(p.structured.size(), p.dense.size());
   EXPECT_EQ(p.structured.b, p.dense.b);
-  // w through the structure (G z per body, read with R) against A z + b
-  std::mt19937_64 rng(9);
-  VecX z(p.dense.size());
-  for (int i = 0; i < z.size(); ++i) z(i) = static_cast<double>(rng() >> 11) * 0x1.0p-53;
-  const VecX dense = p.dense.A * z + p.dense.b;
-  const VecX structured = complementarity_w(p.structured, z);
-  EXPECT_LT((dense - structured).cwiseAbs().maxCoeff(), kTol * (1.0 + dense.cwiseAbs().maxCoeff()));
+  expect_w_through_the_structure(p, 9);
   assemble_matrix(p.structured);
   EXPECT_TRUE(p.structured.A == p.dense.A) << (p.structured.A - p.dense.A).cwiseAbs().maxCoeff();
 }
