@@ -82,7 +82,6 @@ JacobianRow difference(const JacobianRow& x, const JacobianRow& y) {
   return r;
 }
 
-
 // C's entries as they are written; finish() sums each (row, column)'s in that
 // order and leaves the sums, zeros dropped, in row-major order: the same
 // numbers, bit for bit, as summing into a dense n x n matrix and scanning it.

@@ -45,13 +45,19 @@ void add_bounded(const JacobianRow& g, double rate, double target, double bound,
   coupling.push_back({sigma, plus + 1, -1.0});
 }
 
+// j_row(body): a row's Jacobian on one body (both sides when it names the body twice)
+Vec6 side(const JacobianRow& r, std::uint32_t body) {
+  Vec6 j = Vec6::Zero();
+  if (r.body_a == body) j += r.ja;
+  if (r.body_b == body) j += r.jb;
+  return j;
+}
+
 // A_ij += G_i' M^-1 G_j for the joint rows i >= first against every row j
-// sharing a body (and A_ji for the rows before first), then the earlier rows'
-// measure terms against the joint columns: the bits of assemble_matrix (each
-// entry summed as add_delassus and add_measures sum it; a pair of joint rows
-// read the lower row against M^-1 of the higher, which until 2026-11-29 was
-// the other way round: A differed from the assembled one in the last bit, and
-// PEG rows missed the joints' impulses on the sub-contacts they measure). The
+// sharing a body (and A_ji for the rows before first), each entry summed as
+// add_delassus sums it (solvers/delassus.hpp: a pair of joint rows reads the
+// lower row against M^-1 of the higher, which until 2026-11-29 was the other
+// way round, and A differed from the assembled one in the last bit). The
 // rows' bodies are the island's numbers (LcpStructure::scene_body), minv the
 // scene's.
 void fill_joint_delassus(const LcpStructure& structure, int first, const std::vector<InverseMass>& minv, MatX& A) {
@@ -64,12 +70,6 @@ void fill_joint_delassus(const LcpStructure& structure, int first, const std::ve
     if (rows[j].body_a != kNoBody) by_body[rows[j].body_a].push_back(j);
     if (rows[j].body_b != kNoBody && rows[j].body_b != rows[j].body_a) by_body[rows[j].body_b].push_back(j);
   }
-  auto side = [](const JacobianRow& r, std::uint32_t body) {
-    Vec6 j = Vec6::Zero();
-    if (r.body_a == body) j += r.ja;
-    if (r.body_b == body) j += r.jb;
-    return j;
-  };
   for (int i = first; i < n; ++i) {
     for (std::uint32_t body : {rows[i].body_a, rows[i].body_b}) {
       if (body == kNoBody || (body == rows[i].body_b && rows[i].body_a == rows[i].body_b)) continue;
@@ -80,21 +80,6 @@ void fill_joint_delassus(const LcpStructure& structure, int first, const std::ve
                                 : side(rows[i], body).dot(minv[structure.scene_index(body)].apply(side(rows[j], body)));
         A(i, j) += v;
         if (j < first) A(j, i) += v;
-      }
-    }
-  }
-  // then what the rows before first measure beyond their own column (PEG's
-  // R - G, LcpStructure::measures) of the joint rows' impulses, per side of
-  // the measure in its order: the sums of assemble_matrix (solvers/delassus.hpp)
-  const int measuring = std::min(first, static_cast<int>(structure.measures.size()));
-  for (int j = 0; j < measuring; ++j) {
-    const JacobianRow& x = structure.measures[static_cast<std::size_t>(j)];
-    for (const auto& [body, xb] : {std::pair{x.body_a, &x.ja}, std::pair{x.body_b, &x.jb}}) {
-      if (body == kNoBody) continue;
-      for (int i = first; i < n; ++i) {
-        const JacobianRow& g = rows[i];
-        if (g.body_a == body || g.body_b == body)
-          A(j, i) += xb->dot(solver_detail::inverse_mass_times(structure.inverse_mass[body], side(g, body)));
       }
     }
   }
@@ -109,8 +94,9 @@ void fill_joint_delassus(const LcpStructure& structure, int first, const std::ve
 // kinetic energy by 7.5e-6 J, over the energy bound (4.2e-6 J, a launch by its
 // calibration, sim/impulse_energy.hpp), where the old A's solution lost 1.9e-5
 // J. Until that is understood, C takes those terms back out: -x_i(b)' M_b^-1
-// g_j(b) for each measuring row i and joint column j on body b, summed after
-// them, so every reader (dense, structured) sees the previous A.
+// g_j(b) for each measuring row i and joint column j on body b, appended to
+// `coupling` in the order add_measures sums the terms (rows, then the measure's
+// sides, then columns), so every reader (dense, structured) sees the previous A.
 void cancel_measures_of_joints(const LcpStructure& structure, int first, std::vector<LcpStructure::Entry>& coupling) {
   const int measuring = std::min(first, static_cast<int>(structure.measures.size()));
   const int n = static_cast<int>(structure.rows.size());
@@ -120,11 +106,9 @@ void cancel_measures_of_joints(const LcpStructure& structure, int first, std::ve
       if (body == kNoBody) continue;
       for (int j = first; j < n; ++j) {
         const JacobianRow& g = structure.rows[static_cast<std::size_t>(j)];
-        Vec6 side = Vec6::Zero();
-        if (g.body_a == body) side += g.ja;
-        if (g.body_b == body) side += g.jb;
         if (g.body_a == body || g.body_b == body)
-          coupling.push_back({i, j, -xb->dot(solver_detail::inverse_mass_times(structure.inverse_mass[body], side))});
+          coupling.push_back(
+              {i, j, -xb->dot(solver_detail::inverse_mass_times(structure.inverse_mass[body], side(g, body)))});
       }
     }
   }
@@ -208,6 +192,7 @@ void append_joint_rows(const FormulationInput& in, const std::vector<int>& joint
     out.var_joint_row[v] = rows[k].joint_row;
   }
   number_island_bodies(structure, *in.inverse_mass, static_cast<std::size_t>(first));
+  const std::size_t cancels = coupling.size();  // coupling[cancels ..]: the measures' joint terms taken out
   cancel_measures_of_joints(structure, first, coupling);
   structure.coupling.insert(structure.coupling.end(), coupling.begin(), coupling.end());
   if (!in.matrix) {
@@ -219,6 +204,9 @@ void append_joint_rows(const FormulationInput& in, const std::vector<int>& joint
   if (first > 0 && lcp.A.rows() == first) grown.topLeftCorner(first, first) = lcp.A;
   lcp.A = std::move(grown);
   fill_joint_delassus(structure, first, *in.inverse_mass, lcp.A);
+  // then the measures' terms of the joint columns, as assemble_matrix adds them
+  // after the Delassus terms (add_measures): the cancellations, negated back
+  for (std::size_t k = cancels; k < coupling.size(); ++k) lcp.A(coupling[k].row, coupling[k].col) -= coupling[k].value;
   for (const LcpStructure::Entry& e : coupling) lcp.A(e.row, e.col) += e.value;
 }
 

@@ -82,4 +82,14 @@ void add_measures(const LcpStructure& structure, int n_rows, MatX& A) {
   }
 }
 
+void add_measured_rates(const LcpStructure& structure, int n_rows, const std::vector<Vec6>& u, VecX& w) {
+  const int measuring = std::min(n_rows, static_cast<int>(structure.measures.size()));
+  const std::size_t nb = structure.inverse_mass.size();
+  for (int i = 0; i < measuring; ++i) {
+    const JacobianRow& x = structure.measures[static_cast<std::size_t>(i)];
+    if (x.body_a < nb) w(i) += x.ja.dot(u[x.body_a]);
+    if (x.body_b < nb) w(i) += x.jb.dot(u[x.body_b]);
+  }
+}
+
 }  // namespace pegsim::solver_detail

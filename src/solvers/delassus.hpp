@@ -49,4 +49,9 @@ void add_delassus(const LcpStructure& structure, int n_rows, MatX& A);
 // acting on b. After add_delassus and before C: the order every reader sums.
 void add_measures(const LcpStructure& structure, int n_rows, MatX& A);
 
+// w_i += x_i' u over the measuring rows i < n_rows (R - G, LcpStructure::measures),
+// u a velocity per body (the structure's numbering): the measures' part of
+// w = R' u after the G' u part, in product and residual readers alike.
+void add_measured_rates(const LcpStructure& structure, int n_rows, const std::vector<Vec6>& u, VecX& w);
+
 }  // namespace pegsim::solver_detail

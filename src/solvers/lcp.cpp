@@ -187,12 +187,7 @@ void structure_w_into(const LcpProblem& problem, const VecX& z, VecX& w) {
     if (r.body_a < nb) w(i) += r.ja.dot(impulse[r.body_a]);
     if (r.body_b < nb) w(i) += r.jb.dot(impulse[r.body_b]);
   }
-  const int measuring = std::min(problem.size(), static_cast<int>(st.measures.size()));
-  for (int i = 0; i < measuring; ++i) {  // (R - G)' u
-    const JacobianRow& x = st.measures[static_cast<std::size_t>(i)];
-    if (x.body_a < nb) w(i) += x.ja.dot(impulse[x.body_a]);
-    if (x.body_b < nb) w(i) += x.jb.dot(impulse[x.body_b]);
-  }
+  solver_detail::add_measured_rates(st, problem.size(), impulse, w);  // (R - G)' u
   for (const LcpStructure::Entry& e : st.coupling) w(e.row) += e.value * z(e.col);
 }
 

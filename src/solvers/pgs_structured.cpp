@@ -227,12 +227,7 @@ void StructuredRows::refresh(const LcpProblem& p, const VecX& z, VecX& w) {
     const Row& r = rows_[i];
     w(i) = p.b(i) + r.ja.dot(u_[r.a]) + r.jb.dot(u_[r.b]);
   }
-  const int measuring = std::min(n, static_cast<int>(p.structure.measures.size()));
-  for (int i = 0; i < measuring; ++i) {  // PEG's (R - G)' u
-    const JacobianRow& x = p.structure.measures[static_cast<std::size_t>(i)];
-    if (x.body_a != kNoBody) w(i) += x.ja.dot(u_[x.body_a]);
-    if (x.body_b != kNoBody) w(i) += x.jb.dot(u_[x.body_b]);
-  }
+  solver_detail::add_measured_rates(p.structure, n, u_, w);  // PEG's (R - G)' u
   for (const LcpStructure::Entry& e : p.structure.coupling) w(e.row) += e.value * z(e.col);
 }
 

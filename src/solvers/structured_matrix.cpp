@@ -51,7 +51,7 @@ bool StructuredMatrix::assign(const LcpProblem& p) {
   scaled_b_.resize(static_cast<std::size_t>(n));
   diagonal_.setZero(n);
   by_body_.assign(st, n);
-  measured_by_body_.assign(st.measures, measuring_, bodies_);
+  if (measuring_ > 0) measured_by_body_.assign(st.measures, measuring_, bodies_);  // read only then
   for (int i = 0; i < n; ++i) {
     const JacobianRow& r = st.rows[static_cast<std::size_t>(i)];
     nan_test += (r.ja.array() * 0.0).sum() + (r.jb.array() * 0.0).sum();
@@ -198,11 +198,7 @@ void StructuredMatrix::product(const VecX& z, VecX& w) const {
     if (r.body_a < bodies_) w(i) += r.ja.dot(impulse_[r.body_a]);
     if (r.body_b < bodies_) w(i) += r.jb.dot(impulse_[r.body_b]);
   }
-  for (int i = 0; i < measuring_; ++i) {  // (R - G)' M^-1 G z
-    const JacobianRow& x = st.measures[static_cast<std::size_t>(i)];
-    if (x.body_a < bodies_) w(i) += x.ja.dot(impulse_[x.body_a]);
-    if (x.body_b < bodies_) w(i) += x.jb.dot(impulse_[x.body_b]);
-  }
+  add_measured_rates(st, n, impulse_, w);  // (R - G)' M^-1 G z
   for (const LcpStructure::Entry& e : st.coupling) w(e.row) += e.value * z(e.col);
 }
 
