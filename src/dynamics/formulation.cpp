@@ -2,9 +2,12 @@
 
 #include "dynamics/formulation_detail.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 namespace pegsim {
 namespace formulation_detail {
@@ -104,9 +107,21 @@ void friction_basis(const Vec3& n, int nd, Dimension dim, std::vector<Vec3>& out
   else if (a.z() < a.x() - kAxisTie && a.z() < a.y() - kAxisTie) axis = Vec3::UnitZ();
   const Vec3 t = n.cross(axis).normalized();
   const Vec3 o = n.cross(t);
+  // cos and sin of the directions' angles 2 pi k / nd, computed once per nd
+  // (every contact of a step asks for the same)
+  thread_local int table_nd = 0;
+  thread_local std::vector<std::pair<double, double>> table;
+  if (table_nd != nd) {
+    table.resize(static_cast<std::size_t>(std::max(nd, 0)));
+    for (int k = 0; k < nd; ++k) {
+      const double angle = 2.0 * std::numbers::pi * k / nd;
+      table[static_cast<std::size_t>(k)] = {std::cos(angle), std::sin(angle)};
+    }
+    table_nd = nd;
+  }
   for (int k = 0; k < nd; ++k) {
-    const double angle = 2.0 * std::numbers::pi * k / nd;
-    out.push_back(std::cos(angle) * t + std::sin(angle) * o);
+    const auto& [cosine, sine] = table[static_cast<std::size_t>(k)];
+    out.push_back(cosine * t + sine * o);
   }
 }
 

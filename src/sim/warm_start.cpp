@@ -8,7 +8,10 @@ constexpr int kRoles = static_cast<int>(RowRole::Other) + 1;
 constexpr std::uint64_t kJointKind = 0xfe;  // the kind byte of a joint variable (0xff: unnamed)
 }  // namespace
 
-void WarmStartCache::begin_step() { next_.clear(); }
+void WarmStartCache::begin_step() {
+  next_.clear();
+  hint_base_ = 0;
+}
 
 void WarmStartCache::end_step() {
   // The order that sorts this step's names: last step's when the names came
@@ -39,6 +42,8 @@ void WarmStartCache::clear() {
   previous_.clear();
   last_names_.clear();
   next_.clear();
+  hints_.clear();
+  hint_base_ = 0;
 }
 
 namespace {
@@ -85,7 +90,7 @@ void WarmStartCache::name_variables(const ConstraintSet& set, const StepProblem&
   }
 }
 
-double WarmStartCache::find(const Name& name, std::size_t& from, std::size_t& to) const {
+std::size_t WarmStartCache::find(const Name& name, std::size_t& from, std::size_t& to) const {
   const auto before = [](const Entry& e, const Name& key) { return e.name < key; };
   if (from == kUnsearched) {  // the first of its contact's names: bracket the contact's entries
     Name first = name;
@@ -98,12 +103,15 @@ double WarmStartCache::find(const Name& name, std::size_t& from, std::size_t& to
   const auto begin = previous_.begin() + static_cast<std::ptrdiff_t>(from);
   const auto end = previous_.begin() + static_cast<std::ptrdiff_t>(to);
   const auto it = std::lower_bound(begin, end, name, before);
-  return it != end && it->name == name ? it->impulse : 0.0;
+  return it != end && it->name == name ? static_cast<std::size_t>(it - previous_.begin()) : previous_.size();
 }
 
 void WarmStartCache::guess(const ConstraintSet& set, const StepProblem& problem, VecX& z) {
   z.setZero(problem.lcp.size());
   name_variables(set, problem);
+  const std::size_t base = hint_base_;
+  hint_base_ += static_cast<std::size_t>(z.size());
+  if (hints_.size() < hint_base_) hints_.resize(hint_base_, kUnsearched);
   if (previous_.empty()) return;
   // per contact, the bracket of its entries, found on its first variable (a
   // contact's variables need not be neighbours in the problem's order)
@@ -111,14 +119,20 @@ void WarmStartCache::guess(const ConstraintSet& set, const StepProblem& problem,
   for (int v = 0; v < z.size(); ++v) {
     const Name& name = names_[static_cast<std::size_t>(v)];
     if (!name.named()) continue;
+    std::size_t& hint = hints_[base + static_cast<std::size_t>(v)];
+    if (hint < previous_.size() && previous_[hint].name == name) {  // names are unique in previous_
+      z(v) = previous_[hint].impulse;
+      continue;
+    }
     const int c = v < static_cast<int>(problem.var_contact.size()) ? problem.var_contact[v] : -1;
     if (c >= 0) {
       auto& [first, end] = brackets_[static_cast<std::size_t>(c)];
-      z(v) = find(name, first, end);
+      hint = find(name, first, end);
     } else {  // a joint's variable: searched on its own
       std::size_t from = kUnsearched, to = 0;
-      z(v) = find(name, from, to);
+      hint = find(name, from, to);
     }
+    if (hint < previous_.size()) z(v) = previous_[hint].impulse;
   }
 }
 

@@ -15,7 +15,9 @@
 // Storage: two flat arrays (this step's, last step's) sorted by name, reused
 // from step to step: no allocation once they have grown to the run's largest
 // contact set. Lookups are binary searches, one per contact and one within its
-// entries; a step whose names come in last step's sequence reuses its sort.
+// entries; a step whose names come in last step's sequence reuses its sort,
+// and each variable first tries the entry it found last step (a resting
+// contact set: one comparison per variable, no search).
 // No order depends on an address or a hash: ties (one feature pair found
 // twice) keep the later one, as a map's overwrite would.
 #pragma once
@@ -71,12 +73,12 @@ class WarmStartCache {
   };
   // names of every variable of `problem`, in variable order, into names_
   void name_variables(const ConstraintSet& set, const StepProblem& problem);
-  // last step's impulse of this name, 0 when it had none; `from` and `to`
+  // the index in previous_ of this name, previous_.size() when it has none; `from` and `to`
   // bracket the entries of the name's contact, searched when from ==
   // kUnsearched and kept by the caller for the contact's other names (an
   // empty bracket too: a new contact is searched once, not per variable)
   static constexpr std::size_t kUnsearched = static_cast<std::size_t>(-1);
-  double find(const Name& name, std::size_t& from, std::size_t& to) const;
+  std::size_t find(const Name& name, std::size_t& from, std::size_t& to) const;
 
   std::vector<Entry> previous_, next_;
   std::vector<Name> last_names_;       // the names end_step last sorted, in the order remembered
@@ -84,6 +86,10 @@ class WarmStartCache {
   std::vector<Name> names_;
   std::vector<int> ordinal_;  // per (contact, role) while naming
   std::vector<std::pair<std::size_t, std::size_t>> brackets_;  // per contact while guessing
+  // per variable of the step (islands in turn), the previous_ entry it found
+  // last step: tried first, and taken when it carries the same name
+  std::vector<std::size_t> hints_;
+  std::size_t hint_base_ = 0;  // this step's variables guessed so far
 };
 
 }  // namespace pegsim

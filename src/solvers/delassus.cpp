@@ -5,16 +5,20 @@
 
 namespace pegsim::solver_detail {
 
-Vec6 inverse_mass_times(const Mat6& m, const Vec6& j) {
-  const bool world_form = m.topRightCorner<3, 3>().isZero(0.0) && m.bottomLeftCorner<3, 3>().isZero(0.0) &&
-                          m(0, 1) == 0.0 && m(0, 2) == 0.0 && m(1, 0) == 0.0 && m(1, 2) == 0.0 && m(2, 0) == 0.0 &&
-                          m(2, 1) == 0.0;
+bool is_world_form(const Mat6& m) {
+  return m.topRightCorner<3, 3>().isZero(0.0) && m.bottomLeftCorner<3, 3>().isZero(0.0) && m(0, 1) == 0.0 &&
+         m(0, 2) == 0.0 && m(1, 0) == 0.0 && m(1, 2) == 0.0 && m(2, 0) == 0.0 && m(2, 1) == 0.0;
+}
+
+Vec6 inverse_mass_times(const Mat6& m, const Vec6& j, bool world_form) {
   if (!world_form) return m * j;
   Vec6 dv;  // as InverseMass::apply: (m_inv mask_k) p_k equals m_inv (mask_k p_k) for masks of 0 and 1
   dv.head<3>() = m.diagonal().head<3>().cwiseProduct(j.head<3>());
   dv.tail<3>() = m.bottomRightCorner<3, 3>() * j.tail<3>();
   return dv;
 }
+
+Vec6 inverse_mass_times(const Mat6& m, const Vec6& j) { return inverse_mass_times(m, j, is_world_form(m)); }
 
 void RowsByBody::assign(const LcpStructure& structure, int n_rows) {
   assign(structure.rows, n_rows, structure.inverse_mass.size());
@@ -46,8 +50,9 @@ void add_delassus(const LcpStructure& structure, int n_rows, MatX& A) {
     const int first = by_body.start[b], count = by_body.start[b + 1] - first;
     const std::pair<int, Vec6>* list = by_body.rows.data() + first;
     scaled.resize(static_cast<std::size_t>(count));
+    const bool world_form = is_world_form(structure.inverse_mass[b]);
     for (int k = 0; k < count; ++k)
-      scaled[static_cast<std::size_t>(k)] = inverse_mass_times(structure.inverse_mass[b], list[k].second);
+      scaled[static_cast<std::size_t>(k)] = inverse_mass_times(structure.inverse_mass[b], list[k].second, world_form);
     for (int k = 0; k < count; ++k) {
       const int i = list[k].first;
       for (int l = k; l < count; ++l) {
@@ -68,10 +73,12 @@ void add_measures(const LcpStructure& structure, int n_rows, MatX& A) {
   by_body.assign(structure, n_rows);
   const std::size_t nb = structure.inverse_mass.size();
   scaled.resize(by_body.rows.size());
-  for (std::size_t b = 0; b < nb; ++b)
+  for (std::size_t b = 0; b < nb; ++b) {
+    const bool world_form = is_world_form(structure.inverse_mass[b]);
     for (int k = by_body.start[b]; k < by_body.start[b + 1]; ++k)
       scaled[static_cast<std::size_t>(k)] =
-          inverse_mass_times(structure.inverse_mass[b], by_body.rows[static_cast<std::size_t>(k)].second);
+          inverse_mass_times(structure.inverse_mass[b], by_body.rows[static_cast<std::size_t>(k)].second, world_form);
+  }
   for (int i = 0; i < measuring; ++i) {
     const JacobianRow& x = structure.measures[static_cast<std::size_t>(i)];
     for (const auto& [body, xb] : {std::pair{x.body_a, &x.ja}, std::pair{x.body_b, &x.jb}}) {

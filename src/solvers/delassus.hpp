@@ -22,6 +22,10 @@ namespace pegsim::solver_detail {
 // (dynamics/mass.hpp) sums it (the linear part diagonal, the angular part a
 // 3 x 3 product) when the block has that form, else the general 6 x 6 product.
 Vec6 inverse_mass_times(const Mat6& m, const Vec6& j);
+// The same, told whether m has that form (is_world_form): a reader of many
+// rows on few bodies tests each body once
+bool is_world_form(const Mat6& m);
+Vec6 inverse_mass_times(const Mat6& m, const Vec6& j, bool world_form);
 
 // The first n_rows of structure.rows grouped by body: body b's (row, j_row(b))
 // at rows[start[b] .. start[b + 1]), in row order (a counting sort; a row

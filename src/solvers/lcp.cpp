@@ -116,13 +116,15 @@ void residuals_from_w(const LcpProblem& problem, const VecX& z, const VecX& w,
                       SolverResult& result) {
   double compl_res = 0.0;
   double feas = 0.0;
+  const bool bounded = !problem.bound.empty();  // is_free, read once per problem
   for (int i = 0; i < problem.size(); ++i) {
-    if (is_free(problem, i)) {
-      compl_res = std::max(compl_res, std::abs(w(i)));
+    const double zi = z(i), wi = w(i);
+    if (bounded && problem.bound[static_cast<std::size_t>(i)] == RowBound::Free) {
+      compl_res = std::max(compl_res, std::abs(wi));
       continue;
     }
-    compl_res = std::max(compl_res, std::abs(std::min(z(i), w(i))));
-    feas = std::max({feas, -z(i), -w(i)});
+    compl_res = std::max(compl_res, std::abs(std::min(zi, wi)));
+    feas = std::max(feas, std::max(-zi, -wi));
   }
   // NaN never compares greater: make a non-finite iterate visible.
   if (!z.allFinite() || !w.allFinite()) compl_res = feas = std::numeric_limits<double>::infinity();

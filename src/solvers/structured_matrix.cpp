@@ -38,7 +38,12 @@ bool StructuredMatrix::assign(const LcpProblem& p) {
   // x * 0 is 0 for finite x and NaN otherwise: one sum over the data read
   // below (as check_problem tests the dense A)
   double nan_test = 0.0;
-  for (const Mat6& m : st.inverse_mass) nan_test += (m.array() * 0.0).sum();
+  world_form_.resize(st.inverse_mass.size());
+  for (std::size_t b = 0; b < st.inverse_mass.size(); ++b) {
+    const Mat6& m = st.inverse_mass[b];
+    nan_test += (m.array() * 0.0).sum();
+    world_form_[b] = is_world_form(m);
+  }
   for (const LcpStructure::Entry& e : st.coupling) nan_test += e.value * 0.0;
   bodies_ = st.inverse_mass.size();
   measuring_ = std::min(n, static_cast<int>(st.measures.size()));
@@ -50,6 +55,8 @@ bool StructuredMatrix::assign(const LcpProblem& p) {
   scaled_a_.resize(static_cast<std::size_t>(n));
   scaled_b_.resize(static_cast<std::size_t>(n));
   diagonal_.setZero(n);
+  in_row_.assign(static_cast<std::size_t>(n), 0);
+  in_col_.assign(static_cast<std::size_t>(n), 0);
   by_body_.assign(st, n);
   if (measuring_ > 0) measured_by_body_.assign(st.measures, measuring_, bodies_);  // read only then
   for (int i = 0; i < n; ++i) {
@@ -58,11 +65,11 @@ bool StructuredMatrix::assign(const LcpProblem& p) {
     scaled_a_[i].setZero();
     scaled_b_[i].setZero();
     if (r.body_a < bodies_) {
-      scaled_a_[i] = inverse_mass_times(st.inverse_mass[r.body_a], r.ja);
+      scaled_a_[i] = inverse_mass_times(st.inverse_mass[r.body_a], r.ja, world_form_[r.body_a] != 0);
       diagonal_(i) += r.ja.dot(scaled_a_[i]);
     }
     if (r.body_b < bodies_) {
-      scaled_b_[i] = inverse_mass_times(st.inverse_mass[r.body_b], r.jb);
+      scaled_b_[i] = inverse_mass_times(st.inverse_mass[r.body_b], r.jb, world_form_[r.body_b] != 0);
       diagonal_(i) += r.jb.dot(scaled_b_[i]);
     }
   }
@@ -117,6 +124,13 @@ double StructuredMatrix::operator()(int i, int j) const {
     const LcpStructure::Entry& e = c[static_cast<std::size_t>(by_row_[k])];
     if (e.col == j) v += e.value;
   }
+  return v;
+}
+
+double StructuredMatrix::entry(int i, int j, bool coupled) const {
+  if (i == j || coupled) return (*this)(i, j);
+  double v = i < j ? delassus(i, j) : delassus(j, i);
+  add_measured(i, j, v);
   return v;
 }
 
@@ -211,8 +225,19 @@ void StructuredMatrix::equilibration(VecX& D) const {
   // among the rows that share a body with i and its coupling entries (D is
   // zero on the rest, so they add nothing, as in the dense version)
   const std::vector<LcpStructure::Entry>& c = p_->structure.coupling;
+  // marks (1) or clears (0) the columns row i has C entries in and the rows
+  // column i has them in: the other entries are read without scanning C
+  const auto mark = [&](int i, char value) {
+    for (int k = row_start_[i]; k < row_start_[i + 1]; ++k)
+      in_row_[static_cast<std::size_t>(c[static_cast<std::size_t>(by_row_[k])].col)] = value;
+    for (int k = col_start_[i]; k < col_start_[i + 1]; ++k)
+      in_col_[static_cast<std::size_t>(c[static_cast<std::size_t>(by_col_[k])].row)] = value;
+  };
   for (int i = 0; i < n; ++i) {
     if (diagonal_(i) > 0.0) continue;
+    mark(i, 1);
+    const auto a_ij = [&](int j) { return std::abs(entry(i, j, in_row_[static_cast<std::size_t>(j)] != 0)); };
+    const auto a_ji = [&](int j) { return std::abs(entry(j, i, in_col_[static_cast<std::size_t>(j)] != 0)); };
     double row = 0.0, col = 0.0;
     const JacobianRow& r = p_->structure.rows[static_cast<std::size_t>(i)];
     const JacobianRow* x = i < measuring_ ? &p_->structure.measures[static_cast<std::size_t>(i)] : nullptr;
@@ -226,21 +251,36 @@ void StructuredMatrix::equilibration(VecX& D) const {
       }
     };
     if (r.body_a >= bodies_ && r.body_b >= bodies_) {  // a slip or slack row: A's column i is C's
+      // row i's C entries copied once, then each A_ij summed from the copy
+      // as operator() sums it from C (a slip row has one per friction
+      // direction and normal impulse: scanning C for each cost a tenth of
+      // the resting pyramid's step)
+      row_entries_.clear();
       for (int k = row_start_[i]; k < row_start_[i + 1]; ++k) {
         const LcpStructure::Entry& e = c[static_cast<std::size_t>(by_row_[k])];
-        row = std::max(row, std::abs((*this)(i, e.col)) * D(e.col));
+        row_entries_.emplace_back(e.col, e.value);
       }
-      over_measured_columns([&](int j) { row = std::max(row, std::abs((*this)(i, j)) * D(j)); });
+      for (const auto& [j, unused] : row_entries_) {
+        double v = diagonal_(i);
+        if (j != i) {
+          v = entry(i, j, false);
+          for (const auto& [col, value] : row_entries_)
+            if (col == j) v += value;
+        }
+        row = std::max(row, std::abs(v) * D(j));
+      }
+      over_measured_columns([&](int j) { row = std::max(row, a_ij(j) * D(j)); });
       for (int k = col_start_[i]; k < col_start_[i + 1]; ++k) {
         const LcpStructure::Entry& e = c[static_cast<std::size_t>(by_col_[k])];
         col = std::max(col, std::abs((*this)(e.row, i)) * D(e.row));
       }
+      mark(i, 0);
       D(i) = row > 0.0 && col > 0.0 ? 1.0 / std::sqrt(row * col) : 1.0;
       continue;
     }
     auto consider = [&](int j) {
-      row = std::max(row, std::abs((*this)(i, j)) * D(j));
-      col = std::max(col, std::abs((*this)(j, i)) * D(j));
+      row = std::max(row, a_ij(j) * D(j));
+      col = std::max(col, a_ji(j) * D(j));
     };
     for (std::uint32_t body : {r.body_a, r.body_b}) {  // rows acting on i's bodies, and measuring them
       if (body >= bodies_) continue;
@@ -253,6 +293,7 @@ void StructuredMatrix::equilibration(VecX& D) const {
     over_measured_columns(consider);
     for (int k = row_start_[i]; k < row_start_[i + 1]; ++k) consider(c[static_cast<std::size_t>(by_row_[k])].col);
     for (int k = col_start_[i]; k < col_start_[i + 1]; ++k) consider(c[static_cast<std::size_t>(by_col_[k])].row);
+    mark(i, 0);
     D(i) = row > 0.0 && col > 0.0 ? 1.0 / std::sqrt(row * col) : 1.0;
   }
 }

@@ -92,10 +92,14 @@ class StructuredMatrix {
   double delassus(int i, int j) const;
   // v += row i's measure terms against column j, side by side (LcpStructure's order)
   void add_measured(int i, int j, double& v) const;
+  // A_ij as operator() sums it, told whether row i has C entries in column j
+  // (if not, there is no coupling list to scan)
+  double entry(int i, int j, bool coupled) const;
 
   const LcpProblem* p_ = nullptr;
   std::size_t bodies_ = 0;
   std::vector<Vec6> scaled_a_, scaled_b_;  // per row: M^-1 j on its body_a, body_b
+  std::vector<char> world_form_;           // per body: is_world_form of its inverse mass
   RowsByBody by_body_;                     // each body's rows and their Jacobian blocks on it
   RowsByBody measured_by_body_;            // each body's measuring rows and their R - G blocks on it
   int measuring_ = 0;                      // rows with a measure: 0 .. measuring_ - 1
@@ -103,6 +107,8 @@ class StructuredMatrix {
   std::vector<int> col_start_, by_col_;    // coupling entries of column j
   VecX diagonal_;
   std::vector<int> cursor_;                // assign()'s scratch
+  mutable std::vector<char> in_row_, in_col_;  // equilibration's marks: C entries of row i, of column i
+  mutable std::vector<std::pair<int, double>> row_entries_;  // equilibration's copy of a row's C entries
   mutable std::vector<std::pair<std::uint32_t, Vec6>> moved_;  // add_columns' velocity change per body
   mutable std::vector<Vec6> impulse_;      // product()'s G z per body
 };
