@@ -55,8 +55,6 @@ bool StructuredMatrix::assign(const LcpProblem& p) {
   scaled_a_.resize(static_cast<std::size_t>(n));
   scaled_b_.resize(static_cast<std::size_t>(n));
   diagonal_.setZero(n);
-  in_row_.assign(static_cast<std::size_t>(n), 0);
-  in_col_.assign(static_cast<std::size_t>(n), 0);
   by_body_.assign(st, n);
   if (measuring_ > 0) measured_by_body_.assign(st.measures, measuring_, bodies_);  // read only then
   for (int i = 0; i < n; ++i) {
@@ -124,13 +122,6 @@ double StructuredMatrix::operator()(int i, int j) const {
     const LcpStructure::Entry& e = c[static_cast<std::size_t>(by_row_[k])];
     if (e.col == j) v += e.value;
   }
-  return v;
-}
-
-double StructuredMatrix::entry(int i, int j, bool coupled) const {
-  if (i == j || coupled) return (*this)(i, j);
-  double v = i < j ? delassus(i, j) : delassus(j, i);
-  add_measured(i, j, v);
   return v;
 }
 
@@ -225,22 +216,44 @@ void StructuredMatrix::equilibration(VecX& D) const {
   // among the rows that share a body with i and its coupling entries (D is
   // zero on the rest, so they add nothing, as in the dense version)
   const std::vector<LcpStructure::Entry>& c = p_->structure.coupling;
-  // marks (1) or clears (0) the columns row i has C entries in and the rows
-  // column i has them in: the other entries are read without scanning C
-  const auto mark = [&](int i, char value) {
-    for (int k = row_start_[i]; k < row_start_[i + 1]; ++k)
-      in_row_[static_cast<std::size_t>(c[static_cast<std::size_t>(by_row_[k])].col)] = value;
-    for (int k = col_start_[i]; k < col_start_[i + 1]; ++k)
-      in_col_[static_cast<std::size_t>(c[static_cast<std::size_t>(by_col_[k])].row)] = value;
+  // max over the listed indices j of |the sum of j's values, in list order| D_j
+  const auto largest_sum = [&](const std::vector<std::pair<int, double>>& list) {
+    double top = 0.0;
+    for (const auto& [j, unused] : list) {
+      double v = 0.0;
+      for (const auto& [k, value] : list)
+        if (k == j) v += value;
+      top = std::max(top, std::abs(v) * D(j));
+    }
+    return top;
   };
   for (int i = 0; i < n; ++i) {
     if (diagonal_(i) > 0.0) continue;
-    mark(i, 1);
-    const auto a_ij = [&](int j) { return std::abs(entry(i, j, in_row_[static_cast<std::size_t>(j)] != 0)); };
-    const auto a_ji = [&](int j) { return std::abs(entry(j, i, in_col_[static_cast<std::size_t>(j)] != 0)); };
     double row = 0.0, col = 0.0;
     const JacobianRow& r = p_->structure.rows[static_cast<std::size_t>(i)];
     const JacobianRow* x = i < measuring_ ? &p_->structure.measures[static_cast<std::size_t>(i)] : nullptr;
+    const auto off_bodies = [&](const JacobianRow& j) { return j.body_a >= bodies_ && j.body_b >= bodies_; };
+    if (off_bodies(r) && (x == nullptr || off_bodies(*x))) {
+      // a row that pushes and measures no body (a slip row): A's row i and
+      // column i are C's alone, A_ij = 0 + the C_ij entries in coupling order
+      // (operator()'s sum, and the diagonal's), read from copies of C's row
+      // and column instead of scanning C for each entry (a tenth of the
+      // resting pyramid's step)
+      entries_.clear();
+      for (int k = row_start_[i]; k < row_start_[i + 1]; ++k) {
+        const LcpStructure::Entry& e = c[static_cast<std::size_t>(by_row_[k])];
+        entries_.emplace_back(e.col, e.value);
+      }
+      row = largest_sum(entries_);
+      entries_.clear();
+      for (int k = col_start_[i]; k < col_start_[i + 1]; ++k) {
+        const LcpStructure::Entry& e = c[static_cast<std::size_t>(by_col_[k])];
+        entries_.emplace_back(e.row, e.value);
+      }
+      col = largest_sum(entries_);
+      D(i) = row > 0.0 && col > 0.0 ? 1.0 / std::sqrt(row * col) : 1.0;
+      continue;
+    }
     // the columns acting on the bodies row i measures (its own, and its measure's)
     auto over_measured_columns = [&](auto&& visit) {
       if (x == nullptr) return;
@@ -251,36 +264,21 @@ void StructuredMatrix::equilibration(VecX& D) const {
       }
     };
     if (r.body_a >= bodies_ && r.body_b >= bodies_) {  // a slip or slack row: A's column i is C's
-      // row i's C entries copied once, then each A_ij summed from the copy
-      // as operator() sums it from C (a slip row has one per friction
-      // direction and normal impulse: scanning C for each cost a tenth of
-      // the resting pyramid's step)
-      row_entries_.clear();
       for (int k = row_start_[i]; k < row_start_[i + 1]; ++k) {
         const LcpStructure::Entry& e = c[static_cast<std::size_t>(by_row_[k])];
-        row_entries_.emplace_back(e.col, e.value);
+        row = std::max(row, std::abs((*this)(i, e.col)) * D(e.col));
       }
-      for (const auto& [j, unused] : row_entries_) {
-        double v = diagonal_(i);
-        if (j != i) {
-          v = entry(i, j, false);
-          for (const auto& [col, value] : row_entries_)
-            if (col == j) v += value;
-        }
-        row = std::max(row, std::abs(v) * D(j));
-      }
-      over_measured_columns([&](int j) { row = std::max(row, a_ij(j) * D(j)); });
+      over_measured_columns([&](int j) { row = std::max(row, std::abs((*this)(i, j)) * D(j)); });
       for (int k = col_start_[i]; k < col_start_[i + 1]; ++k) {
         const LcpStructure::Entry& e = c[static_cast<std::size_t>(by_col_[k])];
         col = std::max(col, std::abs((*this)(e.row, i)) * D(e.row));
       }
-      mark(i, 0);
       D(i) = row > 0.0 && col > 0.0 ? 1.0 / std::sqrt(row * col) : 1.0;
       continue;
     }
     auto consider = [&](int j) {
-      row = std::max(row, a_ij(j) * D(j));
-      col = std::max(col, a_ji(j) * D(j));
+      row = std::max(row, std::abs((*this)(i, j)) * D(j));
+      col = std::max(col, std::abs((*this)(j, i)) * D(j));
     };
     for (std::uint32_t body : {r.body_a, r.body_b}) {  // rows acting on i's bodies, and measuring them
       if (body >= bodies_) continue;
@@ -293,7 +291,6 @@ void StructuredMatrix::equilibration(VecX& D) const {
     over_measured_columns(consider);
     for (int k = row_start_[i]; k < row_start_[i + 1]; ++k) consider(c[static_cast<std::size_t>(by_row_[k])].col);
     for (int k = col_start_[i]; k < col_start_[i + 1]; ++k) consider(c[static_cast<std::size_t>(by_col_[k])].row);
-    mark(i, 0);
     D(i) = row > 0.0 && col > 0.0 ? 1.0 / std::sqrt(row * col) : 1.0;
   }
 }

@@ -92,9 +92,6 @@ class StructuredMatrix {
   double delassus(int i, int j) const;
   // v += row i's measure terms against column j, side by side (LcpStructure's order)
   void add_measured(int i, int j, double& v) const;
-  // A_ij as operator() sums it, told whether row i has C entries in column j
-  // (if not, there is no coupling list to scan)
-  double entry(int i, int j, bool coupled) const;
 
   const LcpProblem* p_ = nullptr;
   std::size_t bodies_ = 0;
@@ -107,8 +104,7 @@ class StructuredMatrix {
   std::vector<int> col_start_, by_col_;    // coupling entries of column j
   VecX diagonal_;
   std::vector<int> cursor_;                // assign()'s scratch
-  mutable std::vector<char> in_row_, in_col_;  // equilibration's marks: C entries of row i, of column i
-  mutable std::vector<std::pair<int, double>> row_entries_;  // equilibration's copy of a row's C entries
+  mutable std::vector<std::pair<int, double>> entries_;  // equilibration's copy of a row's or column's C entries
   mutable std::vector<std::pair<std::uint32_t, Vec6>> moved_;  // add_columns' velocity change per body
   mutable std::vector<Vec6> impulse_;      // product()'s G z per body
 };

@@ -88,6 +88,10 @@ TEST(StructuredMatrix, ReadsTheEntriesColumnsAndProductsOfTheDenseMatrix) {
     A.equilibration(D);
     const VecX D_dense = lemke_detail::equilibration(dense.A);
     for (int i = 0; i < n; ++i) EXPECT_NEAR(D(i), D_dense(i), 1e-12 * D_dense(i)) << "trial " << trial << " row " << i;
+    // and, from the same entries, the assembled A's bit for bit (a row's
+    // largest |A_ij| D_j does not depend on the order it is found in)
+    const VecX D_assembled = lemke_detail::equilibration(assembled.A);
+    for (int i = 0; i < n; ++i) ASSERT_EQ(D(i), D_assembled(i)) << "trial " << trial << " row " << i;
   }
 }
 
