@@ -116,10 +116,15 @@ void residuals_from_w(const LcpProblem& problem, const VecX& z, const VecX& w,
                       SolverResult& result) {
   double compl_res = 0.0;
   double feas = 0.0;
-  const bool bounded = !problem.bound.empty();  // is_free, read once per problem
-  for (int i = 0; i < problem.size(); ++i) {
+  const int n = problem.size();
+  const bool has_free = std::find(problem.bound.begin(), problem.bound.end(), RowBound::Free) != problem.bound.end();
+  if (!has_free && n > 0) {  // every row complementary: vectorised maxima (exact, in any order)
+    compl_res = std::max(0.0, z.head(n).cwiseMin(w.head(n)).cwiseAbs().maxCoeff());
+    feas = std::max(0.0, std::max(-z.head(n).minCoeff(), -w.head(n).minCoeff()));
+  }
+  for (int i = 0; has_free && i < n; ++i) {
     const double zi = z(i), wi = w(i);
-    if (bounded && problem.bound[static_cast<std::size_t>(i)] == RowBound::Free) {
+    if (problem.bound[static_cast<std::size_t>(i)] == RowBound::Free) {
       compl_res = std::max(compl_res, std::abs(wi));
       continue;
     }
