@@ -43,9 +43,10 @@ bool solve_system(const Matrix& A, const VecX& D, std::vector<int>& J, RefineWor
     const int k = static_cast<int>(J.size());
     S.resize(k, k);
     rhs.resize(k);
+    A.block(J.data(), k, S.data());  // A_JJ, column-major as S (J is sorted and distinct)
     for (int c = 0; c < k; ++c) {
       rhs(c) = -D(J[c]) * p.b(J[c]);
-      for (int r = 0; r < k; ++r) S(r, c) = D(J[r]) * A(J[r], J[c]) * D(J[c]);
+      for (int r = 0; r < k; ++r) S(r, c) = D(J[r]) * S(r, c) * D(J[c]);
     }
   };
   for (int attempt = 0; attempt < 3; ++attempt) {

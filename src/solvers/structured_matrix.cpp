@@ -55,6 +55,7 @@ bool StructuredMatrix::assign(const LcpProblem& p) {
   scaled_a_.resize(static_cast<std::size_t>(n));
   scaled_b_.resize(static_cast<std::size_t>(n));
   diagonal_.setZero(n);
+  position_.assign(static_cast<std::size_t>(n), -1);
   by_body_.assign(st, n);
   if (measuring_ > 0) measured_by_body_.assign(st.measures, measuring_, bodies_);  // read only then
   for (int i = 0; i < n; ++i) {
@@ -137,17 +138,19 @@ void StructuredMatrix::block(const int* rows, int k, double* out) const {
     for (int c = 0; c < k; ++c)
       for (int r = 0; r < k; ++r)
         if (r != c) add_measured(rows[r], rows[c], out[c * k + r]);
-  // C's entries between the rows, in coupling order (as operator() adds them)
+  // C's entries between the rows, in coupling order (as operator() adds them),
+  // each placed through the block position of its column
   const std::vector<LcpStructure::Entry>& coupling = p_->structure.coupling;
+  for (int c = 0; c < k; ++c) position_[static_cast<std::size_t>(rows[c])] = c;
   for (int r = 0; r < k; ++r) {
     const int i = rows[r];
     for (int e = row_start_[i]; e < row_start_[i + 1]; ++e) {
       const LcpStructure::Entry& entry = coupling[static_cast<std::size_t>(by_row_[e])];
-      if (entry.col == i) continue;  // in the diagonal already
-      for (int c = 0; c < k; ++c)
-        if (rows[c] == entry.col) out[c * k + r] += entry.value;
+      const int c = position_[static_cast<std::size_t>(entry.col)];
+      if (entry.col != i && c >= 0) out[c * k + r] += entry.value;  // the diagonal has its own already
     }
   }
+  for (int c = 0; c < k; ++c) position_[static_cast<std::size_t>(rows[c])] = -1;
 }
 
 void StructuredMatrix::add_columns(const int* cols, const double* s, int k, VecX& w) const {

@@ -75,7 +75,8 @@ class StructuredMatrix {
   // over the rows on each body once
   void add_columns(const int* cols, const double* s, int k, VecX& w) const;
   // A_bb of these rows (distinct), column-major: entry by entry as operator(),
-  // with each body term summed once for the pair and C read row by row
+  // with each body term summed once for the pair and C read row by row, each
+  // entry placed through its column's position in the block
   void block(const int* rows, int k, double* out) const;
   void product(const VecX& z, VecX& w) const;  // w = A z + b
   void product_on(const std::vector<int>& /*J*/, const VecX& z, VecX& w) const { product(z, w); }
@@ -104,6 +105,7 @@ class StructuredMatrix {
   std::vector<int> col_start_, by_col_;    // coupling entries of column j
   VecX diagonal_;
   std::vector<int> cursor_;                // assign()'s scratch
+  mutable std::vector<int> position_;      // block()'s: a row's place in the block, -1 outside
   mutable std::vector<std::pair<int, double>> entries_;  // equilibration's copy of a row's or column's C entries
   mutable std::vector<std::pair<std::uint32_t, Vec6>> moved_;  // add_columns' velocity change per body
   mutable std::vector<Vec6> impulse_;      // product()'s G z per body
