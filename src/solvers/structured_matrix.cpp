@@ -220,12 +220,22 @@ void StructuredMatrix::equilibration(VecX& D) const {
   // zero on the rest, so they add nothing, as in the dense version)
   const std::vector<LcpStructure::Entry>& c = p_->structure.coupling;
   // max over the listed indices j of |the sum of j's values, in list order| D_j
+  // (an index listed once: its value; position_ marks the indices seen)
   const auto largest_sum = [&](const std::vector<std::pair<int, double>>& list) {
-    double top = 0.0;
+    bool repeats = false;
     for (const auto& [j, unused] : list) {
-      double v = 0.0;
-      for (const auto& [k, value] : list)
-        if (k == j) v += value;
+      repeats = repeats || position_[static_cast<std::size_t>(j)] >= 0;
+      position_[static_cast<std::size_t>(j)] = 0;
+    }
+    for (const auto& [j, unused] : list) position_[static_cast<std::size_t>(j)] = -1;
+    double top = 0.0;
+    for (const auto& [j, value] : list) {
+      double v = value;
+      if (repeats) {
+        v = 0.0;
+        for (const auto& [k, other] : list)
+          if (k == j) v += other;
+      }
       top = std::max(top, std::abs(v) * D(j));
     }
     return top;

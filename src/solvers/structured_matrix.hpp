@@ -105,7 +105,7 @@ class StructuredMatrix {
   std::vector<int> col_start_, by_col_;    // coupling entries of column j
   VecX diagonal_;
   std::vector<int> cursor_;                // assign()'s scratch
-  mutable std::vector<int> position_;      // block()'s: a row's place in the block, -1 outside
+  mutable std::vector<int> position_;      // block()'s: a row's place in the block, -1 outside (equilibration's marks too)
   mutable std::vector<std::pair<int, double>> entries_;  // equilibration's copy of a row's or column's C entries
   mutable std::vector<std::pair<std::uint32_t, Vec6>> moved_;  // add_columns' velocity change per body
   mutable std::vector<Vec6> impulse_;      // product()'s G z per body
