@@ -10,14 +10,6 @@ bool is_world_form(const Mat6& m) {
          m(0, 2) == 0.0 && m(1, 0) == 0.0 && m(1, 2) == 0.0 && m(2, 0) == 0.0 && m(2, 1) == 0.0;
 }
 
-Vec6 inverse_mass_times(const Mat6& m, const Vec6& j, bool world_form) {
-  if (!world_form) return m * j;
-  Vec6 dv;  // as InverseMass::apply: (m_inv mask_k) p_k equals m_inv (mask_k p_k) for masks of 0 and 1
-  dv.head<3>() = m.diagonal().head<3>().cwiseProduct(j.head<3>());
-  dv.tail<3>() = m.bottomRightCorner<3, 3>() * j.tail<3>();
-  return dv;
-}
-
 Vec6 inverse_mass_times(const Mat6& m, const Vec6& j) { return inverse_mass_times(m, j, is_world_form(m)); }
 
 void RowsByBody::assign(const LcpStructure& structure, int n_rows) {

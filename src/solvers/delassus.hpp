@@ -22,10 +22,17 @@ namespace pegsim::solver_detail {
 // (dynamics/mass.hpp) sums it (the linear part diagonal, the angular part a
 // 3 x 3 product) when the block has that form, else the general 6 x 6 product.
 Vec6 inverse_mass_times(const Mat6& m, const Vec6& j);
-// The same, told whether m has that form (is_world_form): a reader of many
-// rows on few bodies tests each body once
+// Whether m has that form, and the product told so: a reader of many rows on
+// few bodies tests each body once (inline: StructuredMatrix::assign calls it
+// twice a row)
 bool is_world_form(const Mat6& m);
-Vec6 inverse_mass_times(const Mat6& m, const Vec6& j, bool world_form);
+inline Vec6 inverse_mass_times(const Mat6& m, const Vec6& j, bool world_form) {
+  if (!world_form) return m * j;
+  Vec6 dv;  // as InverseMass::apply: (m_inv mask_k) p_k equals m_inv (mask_k p_k) for masks of 0 and 1
+  dv.head<3>() = m.diagonal().head<3>().cwiseProduct(j.head<3>());
+  dv.tail<3>() = m.bottomRightCorner<3, 3>() * j.tail<3>();
+  return dv;
+}
 
 // The first n_rows of structure.rows grouped by body: body b's (row, j_row(b))
 // at rows[start[b] .. start[b + 1]), in row order (a counting sort; a row
