@@ -117,19 +117,20 @@ void residuals_from_w(const LcpProblem& problem, const VecX& z, const VecX& w,
   double compl_res = 0.0;
   double feas = 0.0;
   const int n = problem.size();
-  const bool has_free = std::find(problem.bound.begin(), problem.bound.end(), RowBound::Free) != problem.bound.end();
-  if (!has_free && n > 0) {  // every row complementary: vectorised maxima (exact, in any order)
-    compl_res = std::max(0.0, z.head(n).cwiseMin(w.head(n)).cwiseAbs().maxCoeff());
-    feas = std::max(0.0, std::max(-z.head(n).minCoeff(), -w.head(n).minCoeff()));
-  }
-  for (int i = 0; has_free && i < n; ++i) {
-    const double zi = z(i), wi = w(i);
-    if (problem.bound[static_cast<std::size_t>(i)] == RowBound::Free) {
-      compl_res = std::max(compl_res, std::abs(wi));
-      continue;
+  if (problem.is_pure_lcp()) {  // every row complementary: vectorised maxima (exact, in any order)
+    if (n > 0) {
+      compl_res = std::max(0.0, z.head(n).cwiseMin(w.head(n)).cwiseAbs().maxCoeff());
+      feas = std::max(0.0, std::max(-z.head(n).minCoeff(), -w.head(n).minCoeff()));
     }
-    compl_res = std::max(compl_res, std::abs(std::min(zi, wi)));
-    feas = std::max(feas, std::max(-zi, -wi));
+  } else {
+    for (int i = 0; i < n; ++i) {
+      if (is_free(problem, i)) {
+        compl_res = std::max(compl_res, std::abs(w(i)));
+        continue;
+      }
+      compl_res = std::max(compl_res, std::abs(std::min(z(i), w(i))));
+      feas = std::max(feas, std::max(-z(i), -w(i)));
+    }
   }
   // NaN never compares greater: make a non-finite iterate visible.
   if (!z.allFinite() || !w.allFinite()) compl_res = feas = std::numeric_limits<double>::infinity();

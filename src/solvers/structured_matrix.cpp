@@ -219,6 +219,16 @@ void StructuredMatrix::equilibration(VecX& D) const {
   // among the rows that share a body with i and its coupling entries (D is
   // zero on the rest, so they add nothing, as in the dense version)
   const std::vector<LcpStructure::Entry>& c = p_->structure.coupling;
+  // C's entries of row (or column) i in coupling order, as (column (or row), value), into entries_
+  const auto copy_entries = [&](const std::vector<int>& start, const std::vector<int>& order, int i,
+                                int LcpStructure::Entry::*index) -> const std::vector<std::pair<int, double>>& {
+    entries_.clear();
+    for (int k = start[i]; k < start[i + 1]; ++k) {
+      const LcpStructure::Entry& e = c[static_cast<std::size_t>(order[k])];
+      entries_.emplace_back(e.*index, e.value);
+    }
+    return entries_;
+  };
   // max over the listed indices j of |the sum of j's values, in list order| D_j
   // (an index listed once: its value; position_ marks the indices seen)
   const auto largest_sum = [&](const std::vector<std::pair<int, double>>& list) {
@@ -252,18 +262,8 @@ void StructuredMatrix::equilibration(VecX& D) const {
       // (operator()'s sum, and the diagonal's), read from copies of C's row
       // and column instead of scanning C for each entry (a tenth of the
       // resting pyramid's step)
-      entries_.clear();
-      for (int k = row_start_[i]; k < row_start_[i + 1]; ++k) {
-        const LcpStructure::Entry& e = c[static_cast<std::size_t>(by_row_[k])];
-        entries_.emplace_back(e.col, e.value);
-      }
-      row = largest_sum(entries_);
-      entries_.clear();
-      for (int k = col_start_[i]; k < col_start_[i + 1]; ++k) {
-        const LcpStructure::Entry& e = c[static_cast<std::size_t>(by_col_[k])];
-        entries_.emplace_back(e.row, e.value);
-      }
-      col = largest_sum(entries_);
+      row = largest_sum(copy_entries(row_start_, by_row_, i, &LcpStructure::Entry::col));
+      col = largest_sum(copy_entries(col_start_, by_col_, i, &LcpStructure::Entry::row));
       D(i) = row > 0.0 && col > 0.0 ? 1.0 / std::sqrt(row * col) : 1.0;
       continue;
     }
